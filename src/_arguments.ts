@@ -1,0 +1,78 @@
+// Reading a model's untrusted arguments: a JSON string or a value, bounded,
+// plain JSON, an object, and a private copy of it.
+
+import type { Diagnostic } from "./diagnostics.ts";
+import { checkJsonValue, type JsonLimits } from "./limits.ts";
+
+/** Arguments read into a private JSON object, or the one problem that stopped it. */
+export type ReadArguments =
+  | { readonly ok: true; readonly value: Record<string, unknown> }
+  | { readonly ok: false; readonly diagnostic: Diagnostic };
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}
+
+/**
+ * Reads call arguments. An empty string, `null` or `undefined` reads as
+ * `{}`, since several providers send that for tools without parameters.
+ * A value (not a string) is copied, so neither the handler nor the caller
+ * can change what the other holds.
+ */
+export function readArguments(raw: unknown, limits: JsonLimits): ReadArguments {
+  if (
+    raw === undefined || raw === null ||
+    (typeof raw === "string" && raw.trim() === "")
+  ) {
+    return { ok: true, value: {} };
+  }
+  let value: unknown = raw;
+  if (typeof raw === "string") {
+    // A string of n UTF-16 units encodes to at least n UTF-8 bytes.
+    if (raw.length > limits.maxBytes) {
+      return {
+        ok: false,
+        diagnostic: {
+          path: "",
+          keyword: "maxBytes",
+          message:
+            `Cannot accept the arguments as they exceed ${limits.maxBytes} bytes of JSON: current size is ${raw.length} characters`,
+        },
+      };
+    }
+    try {
+      value = JSON.parse(raw);
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      return {
+        ok: false,
+        diagnostic: {
+          path: "",
+          keyword: "json",
+          message: `Cannot read the arguments as they are not valid JSON: ${detail}`,
+        },
+      };
+    }
+  }
+  const problem = checkJsonValue(value, limits);
+  if (problem) return { ok: false, diagnostic: problem };
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return {
+      ok: false,
+      diagnostic: {
+        path: "",
+        keyword: "type",
+        message: `Cannot accept the arguments as they must be a JSON object: current value is ${kindOf(value)}`,
+      },
+    };
+  }
+  return {
+    ok: true,
+    value: (raw === value ? structuredClone(value) : value) as Record<
+      string,
+      unknown
+    >,
+  };
+}

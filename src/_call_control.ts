@@ -1,0 +1,76 @@
+// One call's stop conditions: the caller's signal and the timeout. Both
+// abort the handler's signal; listeners and timers live only as long as the
+// call, so a long-lived caller signal collects nothing.
+
+/** What `race` resolves to when the call stopped first. */
+export const STOPPED: unique symbol = Symbol("stopped");
+
+/** Why a call stopped before its tool finished. */
+export type StopReason = "timeout" | "cancelled";
+
+export class CallControl {
+  stopped: StopReason | undefined;
+  #controller: AbortController | undefined;
+  #callerSignal: AbortSignal | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #stop: Promise<typeof STOPPED> | undefined;
+  #resolveStop: ((value: typeof STOPPED) => void) | undefined;
+  readonly #onAbort = () => this.#halt("cancelled");
+
+  constructor(
+    callerSignal: AbortSignal | undefined,
+    timeoutMs: number | undefined,
+  ) {
+    if (callerSignal === undefined && timeoutMs === undefined) return;
+    this.#stop = new Promise((resolve) => this.#resolveStop = resolve);
+    if (callerSignal?.aborted) {
+      this.#halt("cancelled");
+      return;
+    }
+    if (callerSignal) {
+      this.#callerSignal = callerSignal;
+      callerSignal.addEventListener("abort", this.#onAbort, { once: true });
+    }
+    if (timeoutMs !== undefined) {
+      this.#timer = setTimeout(() => this.#halt("timeout"), timeoutMs);
+    }
+  }
+
+  /** The handler's signal, made on first use: most handlers never read it. */
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.stopped) this.#controller.abort(this.#reason());
+    }
+    return this.#controller.signal;
+  }
+
+  #reason(): DOMException {
+    return this.stopped === "timeout"
+      ? new DOMException("The tool call timed out", "TimeoutError")
+      : new DOMException("The tool call was cancelled", "AbortError");
+  }
+
+  #halt(reason: StopReason): void {
+    if (this.stopped) return;
+    this.stopped = reason;
+    this.#controller?.abort(this.#reason());
+    this.#resolveStop?.(STOPPED);
+    this.dispose();
+  }
+
+  /** Waits for a value, or for the call to stop, whichever comes first. */
+  race<T>(value: T | Promise<T>): Promise<T | typeof STOPPED> {
+    if (this.stopped) return Promise.resolve(STOPPED);
+    if (!this.#stop) return Promise.resolve(value);
+    return Promise.race([value, this.#stop]);
+  }
+
+  /** Removes the listener and the timer. Safe to call more than once. */
+  dispose(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#callerSignal?.removeEventListener("abort", this.#onAbort);
+    this.#callerSignal = undefined;
+  }
+}

@@ -1,0 +1,319 @@
+/**
+ * Defining tools: typed tools from Valibot schemas, and raw tools from
+ * JSON Schema.
+ *
+ * @module
+ */
+
+import type * as v from "valibot";
+import type { DynTool, ToolContext, ValidatedInvocation } from "./dyn.ts";
+import { InvalidSpecError } from "./errors.ts";
+import type { ExecutionEvent, Suspension } from "./events.ts";
+import { failureFromThrown, toolFailure } from "./failure.ts";
+import { type ResultValue, toToolResult } from "./result.ts";
+import { compileSchema, type JsonSchema } from "./schema.ts";
+import { describeTool, type ToolDescriptor, type ToolSpec } from "./spec.ts";
+import { SuspendRequest } from "./suspend.ts";
+import { type AnySchema, deriveJsonSchema, parseWithValibot } from "./_valibot.ts";
+import { markChecked } from "./_checked.ts";
+import { parserFor } from "./_parser.ts";
+
+/** What a handler may return: an output, a rich result, or a suspension. */
+export type HandlerReturn<Output> =
+  | Output
+  | ResultValue<Output>
+  | SuspendRequest;
+
+/** A tool handler: gets the validated input, returns or throws. */
+export type Handler<Input, Output> = (
+  input: Input,
+  ctx: ToolContext,
+) => HandlerReturn<Output> | Promise<HandlerReturn<Output>>;
+
+/** The spec fields every way of defining a tool shares. */
+export type ToolMetadata = Omit<ToolSpec, "inputSchema" | "outputSchema">;
+
+/** Options for {@linkcode defineTool}. */
+export interface DefineToolOptions<
+  In extends AnySchema,
+  Out extends AnySchema | undefined,
+> extends ToolMetadata {
+  /** The Valibot schema of the arguments: an object schema. The source of truth. */
+  readonly input: In;
+  /** The Valibot schema of the structured output, when there is one. */
+  readonly output?: Out;
+  /** The handler. */
+  readonly run: Handler<
+    v.InferOutput<In>,
+    Out extends AnySchema ? v.InferInput<Out> : unknown
+  >;
+}
+
+/** A tool with its input and output types, dispatched like any {@linkcode DynTool}. */
+export interface TypedTool<Input, Output> extends DynTool {
+  /** Transforms and checks that run after validation but are not in the JSON Schema. */
+  readonly warnings: readonly string[];
+  /** Type-level only: the handler's input and output types. Always `undefined` at run time. */
+  readonly types?: { readonly input: Input; readonly output: Output };
+}
+
+/** Runs a handler and turns what it returns or throws into execution events. */
+async function* runHandler<Input>(
+  name: string,
+  run: Handler<Input, unknown>,
+  input: Input,
+  ctx: ToolContext,
+  resumeSchemaOf: (resume: SuspendRequest["resume"]) => JsonSchema,
+): AsyncGenerator<ExecutionEvent> {
+  let returned: unknown;
+  try {
+    returned = await run(input, ctx);
+  } catch (thrown) {
+    yield { type: "failed", failure: failureFromThrown(name, thrown) };
+    return;
+  }
+  if (returned instanceof SuspendRequest) {
+    let suspension: Suspension;
+    try {
+      suspension = {
+        reason: returned.reason,
+        resumeSchema: resumeSchemaOf(returned.resume),
+        payload: returned.payload,
+      };
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      yield {
+        type: "failed",
+        failure: toolFailure(
+          "contract",
+          `Tool "${name}" suspended with a bad resume schema: ${detail}`,
+        ),
+      };
+      return;
+    }
+    yield { type: "suspended", suspension };
+    return;
+  }
+  yield { type: "output", result: toToolResult(returned) };
+}
+
+function isValibotSchema(value: unknown): value is AnySchema {
+  return typeof value === "object" && value !== null &&
+    (value as { kind?: unknown }).kind === "schema" &&
+    typeof (value as { "~run"?: unknown })["~run"] === "function";
+}
+
+function deriveOrRefuse(name: string, label: string, schema: AnySchema) {
+  const derived = deriveJsonSchema(schema);
+  if (derived.refusals.length > 0) {
+    throw new InvalidSpecError(
+      `Cannot define "${name}" as its ${label} holds a shape JSON cannot carry: ${derived.refusals.join(" ")}`,
+      {
+        problems: derived.refusals.map((message) => ({
+          path: `/${label}`,
+          message,
+        })),
+      },
+    );
+  }
+  return derived;
+}
+
+function resumeSchemaFor(name: string) {
+  return (resume: SuspendRequest["resume"]): JsonSchema =>
+    isValibotSchema(resume) ? deriveOrRefuse(name, "resume schema", resume).jsonSchema : resume;
+}
+
+function metadataOf(options: ToolMetadata): ToolMetadata {
+  const {
+    name,
+    version,
+    title,
+    description,
+    effects,
+    semantics,
+    timeoutMs,
+    idempotencyKey,
+    hints,
+  } = options;
+  const spec: Record<string, unknown> = {
+    name,
+    version,
+    title,
+    description,
+    effects,
+    semantics,
+    timeoutMs,
+    idempotencyKey,
+    hints,
+  };
+  for (const key of Object.keys(spec)) {
+    if (spec[key] === undefined) delete spec[key];
+  }
+  return spec as unknown as ToolMetadata;
+}
+
+/**
+ * Defines a typed tool from Valibot schemas. The JSON Schema a model sees
+ * is derived from the input schema (Draft 2020-12); Valibot stays the
+ * source of truth, so transforms and defaults apply before the handler
+ * runs. An input that JSON cannot carry (a `Date`, `Map`, function, ...)
+ * is refused; transforms and checks that JSON Schema cannot express are
+ * listed in `warnings`.
+ *
+ * @param options The spec fields, the schemas and the handler.
+ * @returns The typed tool, ready to register.
+ * @throws {InvalidSpecError} When the spec or a schema is refused.
+ *
+ * @example A typed tool gets typed, transformed input
+ * ```ts
+ * import { defineTool, ToolSet } from "@salvor/tools";
+ * import * as v from "valibot";
+ * import assert from "node:assert/strict";
+ *
+ * const shout = defineTool({
+ *   name: "shout",
+ *   description: "Upper-cases a text.",
+ *   input: v.object({ text: v.pipe(v.string(), v.trim()) }),
+ *   output: v.object({ text: v.string() }),
+ *   effects: [],
+ *   run: (input) => ({ text: input.text.toUpperCase() }),
+ * });
+ * assert.equal(shout.warnings.length, 1); // the trim is not in the JSON Schema
+ * const end = await new ToolSet().register(shout).call({
+ *   id: "call_1",
+ *   name: "shout",
+ *   arguments: '{"text":"  hi "}',
+ * });
+ * assert.equal(end.type, "output");
+ * if (end.type === "output") assert.deepEqual(end.result.output, { text: "HI" });
+ * ```
+ */
+export function defineTool<
+  In extends AnySchema,
+  Out extends AnySchema | undefined = undefined,
+>(
+  options: DefineToolOptions<In, Out>,
+): TypedTool<
+  v.InferOutput<In>,
+  Out extends AnySchema ? v.InferOutput<Out> : unknown
+> {
+  const name = typeof options?.name === "string" ? options.name : "a tool";
+  if (!isValibotSchema(options?.input)) {
+    throw new InvalidSpecError(
+      `Cannot define "${name}" as input must be a Valibot schema`,
+      { path: "/input" },
+    );
+  }
+  if (options.output !== undefined && !isValibotSchema(options.output)) {
+    throw new InvalidSpecError(
+      `Cannot define "${name}" as output must be a Valibot schema`,
+      { path: "/output" },
+    );
+  }
+  if (typeof options.run !== "function") {
+    throw new InvalidSpecError(
+      `Cannot define "${name}" as run must be a function`,
+      { path: "/run" },
+    );
+  }
+  const input = deriveOrRefuse(name, "input", options.input);
+  const output = options.output ? deriveOrRefuse(name, "output", options.output) : undefined;
+  const descriptor = describeTool({
+    ...metadataOf(options),
+    inputSchema: input.jsonSchema,
+    ...(output ? { outputSchema: output.jsonSchema } : {}),
+  });
+  // The derived schemas must pass the same checks as hand-written ones.
+  compileSchema(descriptor.inputSchema, { label: "input schema" });
+  if (descriptor.outputSchema !== undefined) {
+    compileSchema(descriptor.outputSchema, { label: "output schema" });
+  }
+  const inputSchema = options.input;
+  const outputSchema = options.output;
+  const run = options.run as Handler<unknown, unknown>;
+  const resumeSchemaOf = resumeSchemaFor(descriptor.name);
+  return markChecked({
+    descriptor,
+    warnings: Object.freeze([...input.warnings, ...(output?.warnings ?? [])]),
+    parseInput: (value: unknown) => parseWithValibot(inputSchema, value),
+    ...(outputSchema
+      ? {
+        parseOutput: (value: unknown) => parseWithValibot(outputSchema, value),
+      }
+      : {}),
+    execute: (invocation: ValidatedInvocation, ctx: ToolContext) =>
+      runHandler(descriptor.name, run, invocation.input, ctx, resumeSchemaOf),
+  });
+}
+
+/** Options for {@linkcode defineJsonTool}. */
+export interface DefineJsonToolOptions<Input = unknown> extends ToolMetadata {
+  /** The JSON Schema of the arguments: `type: "object"`. */
+  readonly inputSchema: JsonSchema;
+  /** The JSON Schema of the structured output. */
+  readonly outputSchema?: JsonSchema;
+  /** The handler; its input has passed `inputSchema`. */
+  readonly run: Handler<Input, unknown>;
+}
+
+/**
+ * Defines a tool from raw JSON Schema, validated by `@cfworker/json-schema`
+ * (Draft 2020-12, or draft-07 when `$schema` says so). Both schemas are
+ * checked and compiled now: a bad schema fails here, not at call time.
+ *
+ * @param options The spec fields, the schemas and the handler.
+ * @returns The tool, ready to register.
+ * @throws {InvalidSpecError} When the spec or a schema is refused.
+ *
+ * @example
+ * ```ts
+ * import { defineJsonTool, ToolSet } from "@salvor/tools";
+ * import assert from "node:assert/strict";
+ *
+ * const add = defineJsonTool<{ a: number; b: number }>({
+ *   name: "add",
+ *   description: "Adds two numbers.",
+ *   inputSchema: {
+ *     type: "object",
+ *     properties: { a: { type: "number" }, b: { type: "number" } },
+ *     required: ["a", "b"],
+ *     additionalProperties: false,
+ *   },
+ *   effects: [],
+ *   run: ({ a, b }) => ({ sum: a + b }),
+ * });
+ * const end = await new ToolSet().register(add).call({ id: "1", name: "add", arguments: '{"a":2,"b":3}' });
+ * assert.equal(end.type, "output");
+ * if (end.type === "output") assert.deepEqual(end.result.output, { sum: 5 });
+ * ```
+ */
+export function defineJsonTool<Input = unknown>(
+  options: DefineJsonToolOptions<Input>,
+): DynTool {
+  const name = typeof options?.name === "string" ? options.name : "a tool";
+  if (typeof options?.run !== "function") {
+    throw new InvalidSpecError(
+      `Cannot define "${name}" as run must be a function`,
+      { path: "/run" },
+    );
+  }
+  const descriptor: ToolDescriptor = describeTool({
+    ...metadataOf(options),
+    inputSchema: options.inputSchema,
+    ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }),
+  });
+  const input = compileSchema(descriptor.inputSchema, { label: "inputSchema" });
+  const output = descriptor.outputSchema === undefined
+    ? undefined
+    : compileSchema(descriptor.outputSchema, { label: "outputSchema" });
+  const run = options.run as Handler<unknown, unknown>;
+  const resumeSchemaOf = resumeSchemaFor(descriptor.name);
+  return markChecked({
+    descriptor,
+    parseInput: parserFor(input),
+    ...(output ? { parseOutput: parserFor(output) } : {}),
+    execute: (invocation: ValidatedInvocation, ctx: ToolContext) =>
+      runHandler(descriptor.name, run, invocation.input, ctx, resumeSchemaOf),
+  });
+}

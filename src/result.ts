@@ -1,0 +1,91 @@
+/**
+ * Rich results: a handler's way to return model-visible content, host-only
+ * details and usage beside (or instead of) a structured output.
+ *
+ * @module
+ */
+
+import type { ContentPart, ToolResult } from "./events.ts";
+
+/** What a handler may put in a rich result. */
+export interface ResultOptions<Output> {
+  /** The structured output, validated against the output schema. */
+  readonly output?: Output;
+  /** What the model sees; the output as JSON text when absent. */
+  readonly content?: readonly ContentPart[];
+  /** Host-only details, never shown to the model. */
+  readonly details?: unknown;
+  /** Tool-specific usage counters. */
+  readonly usage?: Readonly<Record<string, number>>;
+}
+
+/** A rich result returned from a handler. Made by {@linkcode result}. */
+export class ResultValue<Output = unknown> {
+  /** The parts the handler gave. */
+  readonly options: ResultOptions<Output>;
+
+  /**
+   * Prefer {@linkcode result}.
+   *
+   * @param options The result's parts.
+   */
+  constructor(options: ResultOptions<Output>) {
+    this.options = options;
+  }
+}
+
+/**
+ * Returns a rich result from a handler: content the model sees, details
+ * only the host sees, usage counters, and the structured output.
+ *
+ * @param options The result's parts.
+ * @returns The value to return from the handler.
+ *
+ * @example Show the model a summary, keep the raw bytes for the host
+ * ```ts
+ * import { defineJsonTool, result, ToolSet } from "@salvor/tools";
+ * import assert from "node:assert/strict";
+ *
+ * const stat = defineJsonTool({
+ *   name: "stat",
+ *   description: "Size of a file.",
+ *   inputSchema: { type: "object" },
+ *   effects: ["fs.read"],
+ *   run: () => result({ content: [{ type: "text", text: "12 bytes" }], details: { inode: 7 } }),
+ * });
+ * const end = await new ToolSet().register(stat).call({ id: "1", name: "stat", arguments: "{}" });
+ * assert.equal(end.type, "output");
+ * if (end.type === "output") assert.deepEqual(end.result.details, { inode: 7 });
+ * ```
+ */
+export function result<Output>(
+  options: ResultOptions<Output>,
+): ResultValue<Output> {
+  return new ResultValue(options);
+}
+
+function outputAsText(output: unknown): ContentPart[] {
+  if (output === undefined) return [];
+  try {
+    return [{ type: "text", text: JSON.stringify(output) }];
+  } catch {
+    // Not JSON: dispatch's output check fails the call as invalid_output.
+    return [];
+  }
+}
+
+/**
+ * Internal: turns what a handler returned (a rich result or a bare output)
+ * into a {@linkcode ToolResult}. The model sees the output as JSON text
+ * unless the handler chose the content.
+ */
+export function toToolResult(value: unknown): ToolResult {
+  const options: ResultOptions<unknown> = value instanceof ResultValue ? value.options : { output: value };
+  const content = options.content ?? outputAsText(options.output);
+  return {
+    content,
+    ...(options.output === undefined ? {} : { output: options.output }),
+    ...(options.details === undefined ? {} : { details: options.details }),
+    ...(options.usage === undefined ? {} : { usage: options.usage }),
+  };
+}

@@ -1,0 +1,1161 @@
+/**
+ * The registry: a strict set of tools and the one dispatch path every call
+ * takes, from untrusted arguments to exactly one terminal event.
+ *
+ * @module
+ */
+
+import type { Diagnostic, DiagnosticReport } from "./diagnostics.ts";
+import { type DynTool, INVOCATION_TOKEN, type ParseResult, type ToolContext, ValidatedInvocation } from "./dyn.ts";
+import { schedulerClass } from "./effect.ts";
+import { RegistryError } from "./errors.ts";
+import type { ExecutionEvent, ProgressEvent, TerminalEvent, ToolEvent, ToolResult } from "./events.ts";
+import { type FailureKind, type ToolFailure, toolFailure } from "./failure.ts";
+import { checkJsonValue, DEFAULT_LIMITS, type JsonLimits } from "./limits.ts";
+import { type CompiledSchema, compileSchema } from "./schema.ts";
+import { describeTool, type ToolDescriptor } from "./spec.ts";
+import type { SuspendedCall } from "./suspend.ts";
+import { readArguments } from "./_arguments.ts";
+import { isChecked, markChecked } from "./_checked.ts";
+import { parserFor } from "./_parser.ts";
+import { CallControl, STOPPED } from "./_call_control.ts";
+import { type Plan, planCalls } from "./schedule.ts";
+
+/** A model's tool call, as untrusted as it arrives. */
+export interface ToolCall {
+  /** The provider's call id. */
+  readonly id: string;
+  /** The tool's name as the model gave it. */
+  readonly name: string;
+  /**
+   * The arguments: a JSON string (as most providers send them) or a value.
+   * An empty string, `null` or `undefined` reads as `{}`.
+   */
+  readonly arguments?: unknown;
+}
+
+/** A policy's answer: run, refuse, or park the call for a human. */
+export type ApprovalDecision = boolean | "suspend";
+
+/** Decides whether a validated call may run. */
+export type ApprovalGate = (
+  descriptor: ToolDescriptor,
+  input: unknown,
+) => ApprovalDecision | Promise<ApprovalDecision>;
+
+/** Options for one call. */
+export interface CallOptions {
+  /** Cancels the call; it ends as `cancelled`. */
+  readonly signal?: AbortSignal;
+  /** Ends the call as `timeout` after this many ms; defaults to the spec's `timeoutMs`. */
+  readonly timeoutMs?: number;
+  /** The idempotency key; defaults to the value at the spec's `idempotencyKey` path. */
+  readonly idempotencyKey?: string;
+  /** Per-call values handed to the handler as `ctx.extensions`. */
+  readonly extensions?: Readonly<Record<string, unknown>>;
+  /** An approval gate for this call, instead of the set's. */
+  readonly approve?: ApprovalGate;
+  /** Receives each progress event of {@linkcode ToolSet.call}. */
+  readonly onProgress?: (event: ProgressEvent) => void;
+}
+
+/** Options for a {@linkcode ToolSet}. */
+export interface ToolSetOptions {
+  /**
+   * Decides whether each validated call may run. Without one, calls to
+   * tools whose scheduler class is `policy_required` (unknown effects)
+   * fail closed as `policy_required`.
+   */
+  readonly approve?: ApprovalGate;
+  /** Size and depth bounds on arguments and outputs. */
+  readonly limits?: JsonLimits;
+}
+
+interface Entry {
+  readonly tool: DynTool;
+  readonly descriptor: ToolDescriptor;
+  readonly parseInput: (value: unknown) => ParseResult | Promise<ParseResult>;
+  readonly parseOutput:
+    | ((value: unknown) => ParseResult | Promise<ParseResult>)
+    | undefined;
+  readonly needsPolicy: boolean;
+}
+
+const FAILURE_KINDS: ReadonlySet<FailureKind> = new Set([
+  "invalid_input",
+  "not_found",
+  "handler",
+  "invalid_output",
+  "timeout",
+  "cancelled",
+  "contract",
+  "policy_required",
+  "unavailable",
+]);
+const CONTENT_TYPES = new Set([
+  "text",
+  "image",
+  "audio",
+  "resource_link",
+  "resource",
+]);
+const APPROVAL_SCHEMA = Object.freeze({
+  type: "object",
+  properties: { approved: { type: "boolean" } },
+  required: ["approved"],
+});
+
+function describeDiagnostics(report: DiagnosticReport): string {
+  const lines = report.diagnostics.map((d) => `- ${d.path || "(arguments)"} [${d.keyword}]: ${d.message}`);
+  if (report.omitted > 0) {
+    lines.push(`- ... and ${report.omitted} more problems`);
+  }
+  return lines.join("\n");
+}
+
+function invalidInput(tool: string, report: DiagnosticReport): ToolFailure {
+  return toolFailure(
+    "invalid_input",
+    `Cannot call "${tool}" as its arguments are invalid`,
+    {
+      modelText: `The arguments for "${tool}" are invalid; the tool did not run.\n${
+        describeDiagnostics(report)
+      }\nFix the arguments and call it again.`,
+      diagnostics: report.diagnostics,
+      omittedDiagnostics: report.omitted,
+    },
+  );
+}
+
+function invalidOutput(tool: string, report: DiagnosticReport): ToolFailure {
+  return toolFailure(
+    "invalid_output",
+    `Tool "${tool}" returned an output that breaks its output schema`,
+    {
+      modelText: `The tool "${tool}" ran but returned a malformed result; it may have had side effects.`,
+      diagnostics: report.diagnostics,
+      omittedDiagnostics: report.omitted,
+    },
+  );
+}
+
+function contract(tool: string, what: string): ToolFailure {
+  return toolFailure(
+    "contract",
+    `Tool "${tool}" broke the stream contract: ${what}`,
+    {
+      modelText: `The tool "${tool}" failed internally.`,
+    },
+  );
+}
+
+function failed(failure: ToolFailure): TerminalEvent {
+  return { type: "failed", failure };
+}
+
+function one(diagnostic: Diagnostic): DiagnosticReport {
+  return { diagnostics: [diagnostic], omitted: 0 };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Reads the idempotency key at a dotted path of the arguments. */
+function keyAt(
+  args: Record<string, unknown>,
+  path: string,
+): string | Diagnostic {
+  let node: unknown = args;
+  for (const segment of path.split(".")) {
+    node = isRecord(node) && Object.hasOwn(node, segment) ? node[segment] : undefined;
+  }
+  if (typeof node === "string" && node !== "") return node;
+  if (typeof node === "number") return String(node);
+  return {
+    path: `/${path.split(".").join("/")}`,
+    keyword: "required",
+    message: `Missing the idempotency key "${path}": it must be a non-empty string or a number.`,
+  };
+}
+
+function sanitizeProgress(
+  event: Omit<ProgressEvent, "type">,
+): ProgressEvent | undefined {
+  if (!isRecord(event)) return undefined;
+  const progress: { -readonly [K in keyof ProgressEvent]: ProgressEvent[K] } = {
+    type: "progress",
+  };
+  if (typeof event.progress === "number" && Number.isFinite(event.progress)) {
+    progress.progress = event.progress;
+  }
+  if (typeof event.total === "number" && Number.isFinite(event.total)) {
+    progress.total = event.total;
+  }
+  if (typeof event.message === "string") {
+    progress.message = event.message.slice(0, 1000);
+  }
+  return progress;
+}
+
+interface Dispatch {
+  readonly entry: Entry;
+  readonly callId: string;
+  readonly args: Record<string, unknown>;
+  readonly options: CallOptions;
+  /** Set when resuming: the human's answer and who parked the call. */
+  readonly resume?: {
+    readonly answer: unknown;
+    readonly origin: SuspendedCall["origin"];
+  };
+  readonly idempotencyKey?: string;
+}
+
+/**
+ * A strict registry of tools and the dispatcher for model calls.
+ * Registration is atomic and never overwrites; dispatch validates before
+ * anything runs and always ends a call with exactly one terminal event.
+ *
+ * @example Register, list, call
+ * ```ts
+ * import { defineTool, ToolSet } from "@salvor/tools";
+ * import * as v from "valibot";
+ * import assert from "node:assert/strict";
+ *
+ * const readFile = defineTool({
+ *   name: "read_file",
+ *   description: "Read a UTF-8 text file.",
+ *   input: v.object({ path: v.pipe(v.string(), v.minLength(1)) }),
+ *   effects: ["fs.read"],
+ *   run: (input) => ({ text: `contents of ${input.path}` }),
+ * });
+ * const tools = new ToolSet().register(readFile);
+ * assert.deepEqual(tools.descriptors().map((d) => d.name), ["read_file"]);
+ *
+ * const bad = await tools.call({ id: "call_1", name: "read_file", arguments: "{}" });
+ * assert.equal(bad.type, "failed");
+ * if (bad.type === "failed") {
+ *   assert.equal(bad.failure.kind, "invalid_input");
+ *   assert.equal(bad.failure.diagnostics?.[0].path, "/path");
+ * }
+ * ```
+ */
+export class ToolSet implements Iterable<DynTool> {
+  readonly #entries = new Map<string, Entry>();
+  readonly #approve: ApprovalGate | undefined;
+  readonly #limits: JsonLimits;
+  #descriptors: readonly ToolDescriptor[] | undefined;
+  #sorted: readonly Entry[] | undefined;
+
+  /**
+   * Makes an empty set.
+   *
+   * @param options A default approval gate and the limits on values.
+   */
+  constructor(options: ToolSetOptions = {}) {
+    this.#approve = options.approve;
+    this.#limits = options.limits ?? DEFAULT_LIMITS;
+  }
+
+  /** How many tools are registered. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  #check(tool: DynTool): Entry {
+    if (!isRecord(tool) || typeof (tool as DynTool).execute !== "function") {
+      throw new RegistryError(
+        "Cannot register the tool as it is not a DynTool: it needs a descriptor and execute()",
+      );
+    }
+    let descriptor = tool.descriptor;
+    let input: CompiledSchema | undefined;
+    let output: CompiledSchema | undefined;
+    if (!isChecked(tool)) {
+      descriptor = describeTool(descriptor);
+      input = compileSchema(descriptor.inputSchema, {
+        label: `input schema of "${descriptor.name}"`,
+      });
+      if (descriptor.outputSchema !== undefined) {
+        output = compileSchema(descriptor.outputSchema, {
+          label: `output schema of "${descriptor.name}"`,
+        });
+      }
+    }
+    const parseInput = tool.parseInput?.bind(tool) ??
+      parserFor(input ?? compileSchema(descriptor.inputSchema));
+    const parseOutput = tool.parseOutput?.bind(tool) ??
+      (descriptor.outputSchema === undefined ? undefined : parserFor(output ?? compileSchema(descriptor.outputSchema)));
+    return {
+      tool,
+      descriptor,
+      parseInput,
+      parseOutput,
+      needsPolicy: schedulerClass(descriptor) === "policy_required",
+    };
+  }
+
+  /**
+   * Registers tools, all or none: every spec is checked and every schema
+   * compiled before any tool is added.
+   *
+   * @param tools The tools to add.
+   * @returns This set, for chaining.
+   * @throws {RegistryError} On a duplicate name or a conflicting version
+   * (within the batch or against the set); nothing is added.
+   * @throws {InvalidSpecError} On a bad spec or schema; nothing is added.
+   *
+   * @example A batch with one bad tool registers none
+   * ```ts
+   * import { defineJsonTool, RegistryError, ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * const make = (name: string) =>
+   *   defineJsonTool({ name, description: "A tool.", inputSchema: { type: "object" }, effects: [], run: () => ({}) });
+   * const tools = new ToolSet();
+   * assert.throws(() => tools.register(make("a"), make("b"), make("a")), RegistryError);
+   * assert.equal(tools.size, 0);
+   * ```
+   */
+  register(...tools: DynTool[]): this {
+    const batch = new Map<string, Entry>();
+    for (const tool of tools) {
+      const entry = this.#check(tool);
+      const name = entry.descriptor.name;
+      const existing = this.#entries.get(name) ?? batch.get(name);
+      if (existing) {
+        const what = existing.descriptor.version === entry.descriptor.version
+          ? "a tool of that name is already registered"
+          : `version ${existing.descriptor.version} of it is registered and this is version ${entry.descriptor.version}`;
+        throw new RegistryError(`Cannot register "${name}" as ${what}`);
+      }
+      batch.set(name, entry);
+    }
+    for (const [name, entry] of batch) {
+      this.#entries.set(name, entry);
+      markChecked(entry.tool);
+    }
+    if (batch.size > 0) this.#changed();
+    return this;
+  }
+
+  /**
+   * Removes a tool by name.
+   *
+   * @param name The tool's name.
+   * @returns This set, for chaining.
+   * @throws {RegistryError} When no tool has that name.
+   *
+   * @example
+   * ```ts
+   * import { defineJsonTool, ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * const ping = defineJsonTool({ name: "ping", description: "Pong.", inputSchema: { type: "object" }, effects: [], run: () => ({}) });
+   * const tools = new ToolSet().register(ping).unregister("ping");
+   * assert.equal(tools.has("ping"), false);
+   * ```
+   */
+  unregister(name: string): this {
+    if (!this.#entries.delete(name)) {
+      throw new RegistryError(
+        `Cannot unregister "${name}" as no tool of that name is registered`,
+      );
+    }
+    this.#changed();
+    return this;
+  }
+
+  #changed(): void {
+    this.#descriptors = undefined;
+    this.#sorted = undefined;
+  }
+
+  #inOrder(): readonly Entry[] {
+    this.#sorted ??= [...this.#entries.values()].sort((a, b) =>
+      a.descriptor.name < b.descriptor.name ? -1 : a.descriptor.name > b.descriptor.name ? 1 : 0
+    );
+    return this.#sorted;
+  }
+
+  /**
+   * Tells whether a tool of that name is registered.
+   *
+   * @param name The tool's name.
+   * @returns Whether it is registered.
+   *
+   * @example
+   * ```ts
+   * import { ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * assert.equal(new ToolSet().has("read_file"), false);
+   * ```
+   */
+  has(name: string): boolean {
+    return this.#entries.has(name);
+  }
+
+  /**
+   * Looks a tool up by name.
+   *
+   * @param name The tool's name.
+   * @returns The tool, or `undefined`.
+   *
+   * @example
+   * ```ts
+   * import { defineJsonTool, ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * const ping = defineJsonTool({ name: "ping", description: "Pong.", inputSchema: { type: "object" }, effects: [], run: () => ({}) });
+   * assert.equal(new ToolSet().register(ping).get("ping"), ping);
+   * ```
+   */
+  get(name: string): DynTool | undefined {
+    return this.#entries.get(name)?.tool;
+  }
+
+  /**
+   * Lists what a model is shown, in canonical name order. The list is
+   * cached until the set changes, so repeated calls cost nothing.
+   *
+   * @returns The frozen descriptors.
+   *
+   * @example
+   * ```ts
+   * import { defineJsonTool, ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * const make = (name: string) =>
+   *   defineJsonTool({ name, description: "A tool.", inputSchema: { type: "object" }, effects: [], run: () => ({}) });
+   * const tools = new ToolSet().register(make("zeta"), make("alpha"));
+   * assert.deepEqual(tools.descriptors().map((d) => d.name), ["alpha", "zeta"]);
+   * ```
+   */
+  descriptors(): readonly ToolDescriptor[] {
+    this.#descriptors ??= Object.freeze(
+      this.#inOrder().map((entry) => entry.descriptor),
+    );
+    return this.#descriptors;
+  }
+
+  /**
+   * Iterates the tools in canonical name order.
+   *
+   * @returns An iterator over the tools.
+   *
+   * @example
+   * ```ts
+   * import { ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * assert.deepEqual([...new ToolSet()], []);
+   * ```
+   */
+  [Symbol.iterator](): Iterator<DynTool> {
+    return this.#inOrder().map((entry) => entry.tool)[Symbol.iterator]();
+  }
+
+  /**
+   * Splits a batch of model calls into ordered waves by scheduler class.
+   * See {@linkcode planCalls}.
+   *
+   * @param calls The model's calls, in the order it made them.
+   * @returns The waves and the calls refused a place.
+   *
+   * @example
+   * ```ts
+   * import { defineJsonTool, ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * const read = defineJsonTool({ name: "read", description: "Read.", inputSchema: { type: "object" }, effects: ["fs.read"], run: () => ({}) });
+   * const plan = new ToolSet().register(read).plan([
+   *   { id: "1", name: "read" },
+   *   { id: "2", name: "read" },
+   * ]);
+   * assert.equal(plan.waves.length, 1);
+   * ```
+   */
+  plan<C extends ToolCall>(calls: readonly C[]): Plan<C> {
+    return planCalls(calls, (name) => this.#entries.get(name)?.descriptor);
+  }
+
+  /**
+   * Dispatches one model call and streams its events: progress, then
+   * exactly one terminal. Nothing is thrown; every problem is a `failed`
+   * terminal. Order: not found → limits → input validation → idempotency
+   * key → approval → execute (with timeout and cancellation) → output
+   * validation.
+   *
+   * @param call The model's call.
+   * @param options Signal, timeout, idempotency key, extensions, approval.
+   * @returns The call's events.
+   *
+   * @example Collect a call's events
+   * ```ts
+   * import { defineJsonTool, ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * const count = defineJsonTool({
+   *   name: "count",
+   *   description: "Counts to three.",
+   *   inputSchema: { type: "object" },
+   *   effects: [],
+   *   run: (_input, ctx) => {
+   *     for (let i = 1; i <= 3; i++) ctx.progress({ progress: i, total: 3 });
+   *     return { done: true };
+   *   },
+   * });
+   * const types = [];
+   * for await (const event of new ToolSet().register(count).stream({ id: "1", name: "count" })) {
+   *   types.push(event.type);
+   * }
+   * assert.deepEqual(types, ["progress", "progress", "progress", "output"]);
+   * ```
+   */
+  async *stream(
+    call: ToolCall,
+    options: CallOptions = {},
+  ): AsyncGenerator<ToolEvent, void, undefined> {
+    if (
+      !isRecord(call) || typeof call.id !== "string" ||
+      typeof call.name !== "string"
+    ) {
+      yield failed(
+        toolFailure(
+          "invalid_input",
+          "Cannot dispatch the call as it needs a string id and name",
+          {
+            diagnostics: [{
+              path: "",
+              keyword: "type",
+              message: "A call needs a string id and a string name.",
+            }],
+          },
+        ),
+      );
+      return;
+    }
+    const entry = this.#entries.get(call.name);
+    if (!entry) {
+      yield failed(
+        toolFailure(
+          "not_found",
+          `Cannot call "${call.name}" as no tool of that name is registered`,
+          {
+            modelText: `There is no tool named "${
+              call.name.slice(0, 64)
+            }". Call only the tools you were given, by their exact names.`,
+          },
+        ),
+      );
+      return;
+    }
+    const read = readArguments(call.arguments, this.#limits);
+    if (!read.ok) {
+      yield failed(invalidInput(call.name, one(read.diagnostic)));
+      return;
+    }
+    yield* this.#dispatch({
+      entry,
+      callId: call.id,
+      args: read.value,
+      options,
+    });
+  }
+
+  /**
+   * Dispatches one model call and resolves to its terminal event. Never
+   * throws and never rejects.
+   *
+   * @param call The model's call.
+   * @param options As for {@linkcode ToolSet.stream}, plus `onProgress`.
+   * @returns The terminal event.
+   *
+   * @example An unknown tool is a value, not an exception
+   * ```ts
+   * import { ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * const end = await new ToolSet().call({ id: "1", name: "nope", arguments: "{}" });
+   * assert.equal(end.type === "failed" && end.failure.kind, "not_found");
+   * ```
+   */
+  call(call: ToolCall, options: CallOptions = {}): Promise<TerminalEvent> {
+    return this.#finish(this.stream(call, options), options);
+  }
+
+  /**
+   * Resumes a parked call with a human's answer, streaming its events.
+   * The record may come from another process: it is checked, the tool
+   * must be registered at the same version, the answer must meet the
+   * record's resume schema, and the input is validated again. Then the
+   * handler runs with `ctx.resume` set to the answer (or, for a call an
+   * approval gate parked, runs as approved or fails as denied).
+   *
+   * @param record The `SuspendedCall`, e.g. read back from JSON.
+   * @param answer The human's answer.
+   * @param options As for {@linkcode ToolSet.stream}; the approval gate is not asked again.
+   * @returns The call's events.
+   *
+   * @example See {@linkcode ToolSet.resume}.
+   * ```ts
+   * import { ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * const events = [];
+   * for await (const event of new ToolSet().resumeStream({ v: 1 } as never, {})) events.push(event);
+   * assert.equal(events.length, 1);
+   * ```
+   */
+  async *resumeStream(
+    record: SuspendedCall,
+    answer: unknown,
+    options: CallOptions = {},
+  ): AsyncGenerator<ToolEvent, void, undefined> {
+    const problem = recordProblem(record);
+    if (problem) {
+      yield failed(invalidInput("resume", one(problem)));
+      return;
+    }
+    const entry = this.#entries.get(record.tool);
+    if (!entry) {
+      yield failed(
+        toolFailure(
+          "not_found",
+          `Cannot resume "${record.tool}" as no tool of that name is registered`,
+        ),
+      );
+      return;
+    }
+    if (entry.descriptor.version !== record.version) {
+      yield failed(invalidInput(
+        record.tool,
+        one({
+          path: "/version",
+          keyword: "const",
+          message:
+            `Cannot resume the call as the tool changed since it was parked: the record is for version ${record.version}, the registered tool is version ${entry.descriptor.version}`,
+        }),
+      ));
+      return;
+    }
+    let resumeSchema: CompiledSchema;
+    try {
+      resumeSchema = compileSchema(record.resumeSchema, {
+        label: "resume schema",
+      });
+    } catch (error) {
+      yield failed(
+        invalidInput(
+          record.tool,
+          one({
+            path: "/resumeSchema",
+            keyword: "schema",
+            message: String(error),
+          }),
+        ),
+      );
+      return;
+    }
+    const limit = checkJsonValue(answer, this.#limits);
+    const verdict = limit ? { valid: false as const, ...one(limit) } : resumeSchema.validate(answer);
+    if (!verdict.valid) {
+      yield failed(invalidInput(record.tool, verdict));
+      return;
+    }
+    yield* this.#dispatch({
+      entry,
+      callId: record.callId,
+      args: structuredClone(record.input) as Record<string, unknown>,
+      options,
+      resume: { answer: structuredClone(answer), origin: record.origin },
+      idempotencyKey: options.idempotencyKey ?? record.idempotencyKey,
+    });
+  }
+
+  /**
+   * Resumes a parked call and resolves to its terminal event. Never throws.
+   *
+   * @param record The `SuspendedCall`, e.g. read back from JSON.
+   * @param answer The human's answer.
+   * @param options As for {@linkcode ToolSet.call}.
+   * @returns The terminal event.
+   *
+   * @example A parked call survives JSON and a fresh set
+   * ```ts
+   * import { defineJsonTool, ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * const rm = defineJsonTool({
+   *   name: "rm",
+   *   description: "Delete a file.",
+   *   inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+   *   effects: ["fs.delete"],
+   *   run: (input: { path: string }) => ({ deleted: input.path }),
+   * });
+   * const ask = () => "suspend" as const;
+   * const parked = await new ToolSet({ approve: ask }).register(rm).call({ id: "1", name: "rm", arguments: '{"path":"a"}' });
+   * assert.equal(parked.type, "suspended");
+   * if (parked.type === "suspended") {
+   *   const record = JSON.parse(JSON.stringify(parked.suspended));
+   *   const done = await new ToolSet().register(rm).resume(record, { approved: true });
+   *   assert.equal(done.type, "output");
+   * }
+   * ```
+   */
+  resume(
+    record: SuspendedCall,
+    answer: unknown,
+    options: CallOptions = {},
+  ): Promise<TerminalEvent> {
+    return this.#finish(this.resumeStream(record, answer, options), options);
+  }
+
+  async #finish(
+    events: AsyncIterable<ToolEvent>,
+    options: CallOptions,
+  ): Promise<TerminalEvent> {
+    try {
+      for await (const event of events) {
+        if (event.type !== "progress") return event;
+        try {
+          options.onProgress?.(event);
+        } catch {
+          // A failing progress callback must not fail the call.
+        }
+      }
+    } catch (error) {
+      return failed(
+        toolFailure(
+          "contract",
+          `Dispatch failed unexpectedly: ${String(error)}`,
+        ),
+      );
+    }
+    return failed(
+      toolFailure("contract", "Dispatch ended without a terminal event"),
+    );
+  }
+
+  async *#dispatch(job: Dispatch): AsyncGenerator<ToolEvent, void, undefined> {
+    const { entry, options } = job;
+    const name = entry.descriptor.name;
+    const timeoutMs = options.timeoutMs ?? entry.descriptor.timeoutMs;
+    if (
+      timeoutMs !== undefined &&
+      !(typeof timeoutMs === "number" && timeoutMs > 0 &&
+        timeoutMs <= 2 ** 31 - 1)
+    ) {
+      yield failed(
+        toolFailure(
+          "contract",
+          `Cannot dispatch "${name}" as timeoutMs must be from 1 to ${2 ** 31 - 1}`,
+        ),
+      );
+      return;
+    }
+    const control = new CallControl(options.signal, timeoutMs);
+    try {
+      yield* this.#run(job, control);
+    } finally {
+      control.dispose();
+    }
+  }
+
+  #stopped(
+    job: Dispatch,
+    control: CallControl,
+    started: boolean,
+  ): TerminalEvent {
+    const { descriptor } = job.entry;
+    const uncertain = started &&
+      descriptor.semantics.idempotency !== "idempotent";
+    const kind = control.stopped ?? "cancelled";
+    const message = kind === "timeout"
+      ? `Tool "${descriptor.name}" timed out`
+      : `The call to "${descriptor.name}" was cancelled`;
+    const modelText = kind === "timeout"
+      ? `The tool "${descriptor.name}" did not finish in time${uncertain ? "; it may have had side effects" : ""}.`
+      : `The call to "${descriptor.name}" was cancelled${uncertain ? "; it may have had side effects" : ""}.`;
+    return failed(toolFailure(kind, message, { modelText, uncertain }));
+  }
+
+  async *#run(
+    job: Dispatch,
+    control: CallControl,
+  ): AsyncGenerator<ToolEvent, void, undefined> {
+    const { entry, options, args } = job;
+    const { descriptor } = entry;
+    if (control.stopped) return yield this.#stopped(job, control, false);
+
+    const parsed = await control.race(entry.parseInput(args));
+    if (parsed === STOPPED) return yield this.#stopped(job, control, false);
+    if (!parsed.ok) return yield failed(invalidInput(descriptor.name, parsed));
+
+    let idempotencyKey = job.idempotencyKey ?? options.idempotencyKey;
+    if (
+      idempotencyKey === undefined && descriptor.idempotencyKey !== undefined
+    ) {
+      const key = keyAt(args, descriptor.idempotencyKey);
+      if (typeof key !== "string") {
+        return yield failed(invalidInput(descriptor.name, one(key)));
+      }
+      idempotencyKey = key;
+    }
+
+    if (job.resume?.origin === "approval") {
+      if ((job.resume.answer as { approved: boolean }).approved !== true) {
+        return yield failed(
+          toolFailure(
+            "policy_required",
+            `A person denied the call to "${descriptor.name}"`,
+            {
+              modelText: `A person denied the call to "${descriptor.name}". Do not try it again without asking.`,
+            },
+          ),
+        );
+      }
+    } else if (job.resume === undefined) {
+      const gate = options.approve ?? this.#approve;
+      if (gate) {
+        let decision: ApprovalDecision | typeof STOPPED;
+        try {
+          decision = await control.race(gate(descriptor, parsed.value));
+        } catch (error) {
+          return yield failed(
+            toolFailure(
+              "policy_required",
+              `The approval gate failed for "${descriptor.name}": ${String(error)}`,
+              {
+                modelText: `The call to "${descriptor.name}" was not approved.`,
+              },
+            ),
+          );
+        }
+        if (decision === STOPPED) {
+          return yield this.#stopped(job, control, false);
+        }
+        if (decision === "suspend") {
+          return yield {
+            type: "suspended",
+            suspended: this.#record(job, idempotencyKey, {
+              reason: `The call to "${descriptor.name}" needs approval`,
+              resumeSchema: APPROVAL_SCHEMA,
+              origin: "approval",
+            }),
+          };
+        }
+        if (decision !== true) {
+          return yield failed(
+            toolFailure(
+              "policy_required",
+              `The approval policy refused the call to "${descriptor.name}"`,
+              {
+                modelText: `The call to "${descriptor.name}" is not allowed.`,
+              },
+            ),
+          );
+        }
+      } else if (entry.needsPolicy) {
+        return yield failed(
+          toolFailure(
+            "policy_required",
+            `Cannot run "${descriptor.name}" as it declares an unknown effect and no approval gate is set`,
+            {
+              modelText: `The tool "${descriptor.name}" needs approval that is not available.`,
+            },
+          ),
+        );
+      }
+    }
+
+    const invocation = new ValidatedInvocation(INVOCATION_TOKEN, {
+      callId: job.callId,
+      tool: descriptor.name,
+      input: parsed.value,
+      idempotencyKey,
+    });
+    yield* this.#execute(job, control, invocation);
+  }
+
+  async *#execute(
+    job: Dispatch,
+    control: CallControl,
+    invocation: ValidatedInvocation,
+  ): AsyncGenerator<ToolEvent, void, undefined> {
+    const { entry, options } = job;
+    const name = entry.descriptor.name;
+    const pending: ProgressEvent[] = [];
+    let wake: (() => void) | undefined;
+    let open = true;
+    const ctx: ToolContext = {
+      get signal() {
+        return control.signal;
+      },
+      callId: invocation.callId,
+      idempotencyKey: invocation.idempotencyKey,
+      resume: job.resume?.origin === "handler" ? job.resume.answer : undefined,
+      extensions: Object.freeze({ ...options.extensions }),
+      progress(event) {
+        const progress = open ? sanitizeProgress(event) : undefined;
+        if (!progress) return;
+        pending.push(progress);
+        wake?.();
+      },
+    };
+    let iterator: AsyncIterator<ExecutionEvent>;
+    try {
+      iterator = entry.tool.execute(invocation, ctx)[Symbol.asyncIterator]();
+    } catch (error) {
+      return yield failed(contract(name, `execute() threw: ${String(error)}`));
+    }
+    const step = () =>
+      iterator.next().then(
+        (result) => ({ result }),
+        (error: unknown) => ({ error }),
+      );
+    let terminal: TerminalEvent | undefined;
+    try {
+      let next = step();
+      while (true) {
+        while (pending.length > 0) yield pending.shift()!;
+        const arrived = new Promise<"progress">((resolve) => wake = () => resolve("progress"));
+        const outcome = await control.race(Promise.race([next, arrived]));
+        wake = undefined;
+        if (outcome === STOPPED) return yield this.#stopped(job, control, true);
+        if (outcome === "progress") continue;
+        if ("error" in outcome) {
+          return yield failed(
+            terminal
+              ? contract(
+                name,
+                `the stream threw after its terminal event: ${String(outcome.error)}`,
+              )
+              : contract(name, `the stream threw: ${String(outcome.error)}`),
+          );
+        }
+        if (outcome.result.done) break;
+        if (terminal) {
+          return yield failed(
+            contract(
+              name,
+              "the stream yielded an event after its terminal event",
+            ),
+          );
+        }
+        const event: unknown = outcome.result.value;
+        if (isRecord(event) && event.type === "progress") {
+          ctx.progress(event as unknown as ProgressEvent);
+        } else {
+          terminal = await this.#terminal(job, event);
+        }
+        next = step();
+      }
+      if (!terminal) {
+        return yield failed(
+          contract(name, "the stream ended without a terminal event"),
+        );
+      }
+      while (pending.length > 0) yield pending.shift()!;
+      yield terminal;
+    } finally {
+      open = false;
+      if (!terminal || control.stopped) {
+        // Ask a stream that is still running to stop; it may not listen.
+        Promise.resolve(iterator.return?.()).catch(() => {});
+      }
+    }
+  }
+
+  /** Checks a terminal event from a tool and turns it into the caller's terminal. */
+  async #terminal(job: Dispatch, event: unknown): Promise<TerminalEvent> {
+    const { entry } = job;
+    const name = entry.descriptor.name;
+    if (!isRecord(event)) {
+      return failed(
+        contract(name, "the stream yielded a value that is not an event"),
+      );
+    }
+    if (event.type === "failed") {
+      const failure = event.failure;
+      if (
+        !isRecord(failure) || !FAILURE_KINDS.has(failure.kind as FailureKind) ||
+        typeof failure.message !== "string"
+      ) {
+        return failed(contract(name, "the stream yielded a malformed failure"));
+      }
+      return failed(
+        toolFailure(
+          failure.kind as FailureKind,
+          failure.message,
+          failure as Partial<ToolFailure>,
+        ),
+      );
+    }
+    if (event.type === "suspended") {
+      const suspension = event.suspension;
+      if (!isRecord(suspension) || typeof suspension.reason !== "string") {
+        return failed(
+          contract(name, "the stream yielded a malformed suspension"),
+        );
+      }
+      try {
+        compileSchema(suspension.resumeSchema as never, {
+          label: "resume schema",
+        });
+      } catch (error) {
+        return failed(
+          contract(
+            name,
+            `the suspension's resume schema is invalid: ${String(error)}`,
+          ),
+        );
+      }
+      if (
+        suspension.payload !== undefined &&
+        checkJsonValue(suspension.payload, this.#limits)
+      ) {
+        return failed(
+          contract(name, "the suspension's payload is not bounded JSON"),
+        );
+      }
+      return {
+        type: "suspended",
+        suspended: this.#record(
+          job,
+          job.idempotencyKey ?? job.options.idempotencyKey,
+          {
+            reason: suspension.reason,
+            resumeSchema: suspension
+              .resumeSchema as SuspendedCall["resumeSchema"],
+            payload: suspension.payload,
+            origin: "handler",
+          },
+        ),
+      };
+    }
+    if (event.type === "output") {
+      return await this.#output(name, entry, event.result);
+    }
+    return failed(
+      contract(
+        name,
+        `the stream yielded an unknown event type ${JSON.stringify(String(event.type))}`,
+      ),
+    );
+  }
+
+  async #output(
+    name: string,
+    entry: Entry,
+    result: unknown,
+  ): Promise<TerminalEvent> {
+    if (!isRecord(result) || !Array.isArray(result.content)) {
+      return failed(
+        contract(name, "the output event has no result with a content list"),
+      );
+    }
+    if (
+      !result.content.every((part) => isRecord(part) && CONTENT_TYPES.has(part.type as string))
+    ) {
+      return failed(
+        contract(name, "the result holds a content part of an unknown type"),
+      );
+    }
+    let output = result.output;
+    if (output === undefined) {
+      if (entry.descriptor.outputSchema !== undefined) {
+        return failed(
+          invalidOutput(
+            name,
+            one({
+              path: "",
+              keyword: "required",
+              message: "The structured output is missing.",
+            }),
+          ),
+        );
+      }
+    } else {
+      const problem = checkJsonValue(output, this.#limits);
+      if (problem) return failed(invalidOutput(name, one(problem)));
+      if (entry.parseOutput) {
+        const parsed = await entry.parseOutput(output);
+        if (!parsed.ok) return failed(invalidOutput(name, parsed));
+        output = parsed.value;
+      }
+    }
+    const checked: ToolResult = {
+      ...(result as unknown as ToolResult),
+      ...(output === undefined ? {} : { output }),
+    };
+    return { type: "output", result: checked };
+  }
+
+  #record(
+    job: Dispatch,
+    idempotencyKey: string | undefined,
+    fields: Pick<
+      SuspendedCall,
+      "reason" | "resumeSchema" | "payload" | "origin"
+    >,
+  ): SuspendedCall {
+    return {
+      v: 1,
+      callId: job.callId,
+      tool: job.entry.descriptor.name,
+      version: job.entry.descriptor.version,
+      input: structuredClone(job.args),
+      reason: fields.reason,
+      resumeSchema: structuredClone(fields.resumeSchema),
+      ...(fields.payload === undefined ? {} : { payload: structuredClone(fields.payload) }),
+      origin: fields.origin,
+      ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+    };
+  }
+}
+
+/** Checks the shape of a record read back from storage. */
+function recordProblem(record: unknown): Diagnostic | undefined {
+  const wrong = (path: string, message: string): Diagnostic => ({
+    path,
+    keyword: "type",
+    message,
+  });
+  if (!isRecord(record)) {
+    return wrong("", "A suspended-call record must be an object.");
+  }
+  if (record.v !== 1) {
+    return {
+      path: "/v",
+      keyword: "const",
+      message: "Only version 1 records can be resumed.",
+    };
+  }
+  for (const field of ["callId", "tool", "version", "reason"] as const) {
+    if (typeof record[field] !== "string") {
+      return wrong(`/${field}`, `The record's ${field} must be a string.`);
+    }
+  }
+  if (!isRecord(record.input)) {
+    return wrong("/input", "The record's input must be an object.");
+  }
+  if (record.origin !== "handler" && record.origin !== "approval") {
+    return {
+      path: "/origin",
+      keyword: "enum",
+      message: 'The record\'s origin must be "handler" or "approval".',
+    };
+  }
+  if (
+    record.idempotencyKey !== undefined &&
+    typeof record.idempotencyKey !== "string"
+  ) {
+    return wrong(
+      "/idempotencyKey",
+      "The record's idempotencyKey must be a string.",
+    );
+  }
+  return undefined;
+}

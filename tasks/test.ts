@@ -1,0 +1,44 @@
+// The test task: every check the project has, in order, with one summary.
+// Each step is a Deno subcommand run with this same Deno binary.
+
+interface Step {
+  readonly name: string;
+  readonly args: readonly string[];
+}
+
+const steps: readonly Step[] = [
+  { name: "format", args: ["fmt", "--check"] },
+  { name: "lint", args: ["lint"] },
+  { name: "type check", args: ["check", "mod.ts", "src/", "tests/", "tasks/"] },
+  // The core's tests get no permissions at all: that is the proof it does no IO.
+  { name: "core tests (no permissions)", args: ["test", "--no-prompt", "tests/core/"] },
+  { name: "doc tests", args: ["test", "--no-prompt", "--doc", "mod.ts", "src/"] },
+  {
+    name: "integration tests",
+    args: ["test", "--no-prompt", "--allow-read", "--allow-env", "--allow-run", "tests/integration/"],
+  },
+  { name: "publish dry run", args: ["publish", "--dry-run", "--allow-dirty"] },
+];
+
+const only = Deno.args.length > 0 ? new Set(Deno.args) : undefined;
+const results: { name: string; ok: boolean; seconds: number }[] = [];
+for (const step of steps) {
+  if (only && !only.has(step.name)) continue;
+  console.log(`\n=== ${step.name}: deno ${step.args.join(" ")}`);
+  const started = performance.now();
+  const { code } = await new Deno.Command(Deno.execPath(), {
+    args: [...step.args],
+    stdout: "inherit",
+    stderr: "inherit",
+  })
+    .output();
+  results.push({ name: step.name, ok: code === 0, seconds: (performance.now() - started) / 1000 });
+}
+
+console.log("\n=== summary");
+for (const { name, ok, seconds } of results) {
+  console.log(`${ok ? "ok  " : "FAIL"} ${name} (${seconds.toFixed(1)} s)`);
+}
+const failedCount = results.filter((result) => !result.ok).length;
+console.log(`steps: ${results.length - failedCount} passed, ${failedCount} failed`);
+Deno.exit(failedCount === 0 ? 0 : 1);
