@@ -253,6 +253,11 @@ export interface DefineJsonToolOptions<Input = unknown> extends ToolMetadata {
   readonly inputSchema: JsonSchema;
   /** The JSON Schema of the structured output. */
   readonly outputSchema?: JsonSchema;
+  /**
+   * Schemas a `$ref` in either schema may point to by absolute URI,
+   * registered from memory: nothing is ever fetched. Keyed by that URI.
+   */
+  readonly remotes?: Readonly<Record<string, JsonSchema>>;
   /** The handler; its input has passed `inputSchema`. */
   readonly run: Handler<Input, unknown>;
 }
@@ -287,6 +292,35 @@ export interface DefineJsonToolOptions<Input = unknown> extends ToolMetadata {
  * assert.equal(end.type, "output");
  * if (end.type === "output") assert.deepEqual(end.result.output, { sum: 5 });
  * ```
+ *
+ * @example Share a schema through remotes, registered from memory
+ * ```ts
+ * import { defineJsonTool, ToolSet } from "@salvor/tools";
+ * import assert from "node:assert/strict";
+ *
+ * const point = {
+ *   type: "object",
+ *   properties: { x: { type: "number" }, y: { type: "number" } },
+ *   required: ["x", "y"],
+ * };
+ * const move = defineJsonTool({
+ *   name: "move",
+ *   description: "Moves the cursor to a point.",
+ *   inputSchema: {
+ *     type: "object",
+ *     properties: { to: { $ref: "https://example.com/schemas/point.json" } },
+ *     required: ["to"],
+ *   },
+ *   remotes: { "https://example.com/schemas/point.json": point },
+ *   effects: [],
+ *   run: () => ({ moved: true }),
+ * });
+ * const tools = new ToolSet().register(move);
+ * const ok = await tools.call({ id: "1", name: "move", arguments: '{"to":{"x":1,"y":2}}' });
+ * assert.equal(ok.type, "output");
+ * const bad = await tools.call({ id: "2", name: "move", arguments: '{"to":{"x":1}}' });
+ * assert.equal(bad.type === "failed" && bad.failure.kind, "invalid_input");
+ * ```
  */
 export function defineJsonTool<Input = unknown>(
   options: DefineJsonToolOptions<Input>,
@@ -303,10 +337,11 @@ export function defineJsonTool<Input = unknown>(
     inputSchema: options.inputSchema,
     ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }),
   });
-  const input = compileSchema(descriptor.inputSchema, { label: "inputSchema" });
+  const remotes = options.remotes;
+  const input = compileSchema(descriptor.inputSchema, { label: "inputSchema", remotes });
   const output = descriptor.outputSchema === undefined
     ? undefined
-    : compileSchema(descriptor.outputSchema, { label: "outputSchema" });
+    : compileSchema(descriptor.outputSchema, { label: "outputSchema", remotes });
   const run = options.run as Handler<unknown, unknown>;
   const resumeSchemaOf = resumeSchemaFor(descriptor.name);
   return markChecked({
