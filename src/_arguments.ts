@@ -56,6 +56,30 @@ export function readArguments(raw: unknown, limits: JsonLimits): ReadArguments {
       };
     }
   }
+  if (raw !== value) return accept(value, limits);
+  // A value given directly may hold getters or proxies that throw, or that
+  // answer differently when read again: only a data copy is checked and kept.
+  let copy: unknown;
+  try {
+    const problem = checkJsonValue(value, limits);
+    if (problem) return { ok: false, diagnostic: problem };
+    copy = structuredClone(value);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      diagnostic: {
+        path: "",
+        keyword: "json",
+        message: `Cannot read the arguments as reading them threw: ${detail}`,
+      },
+    };
+  }
+  return accept(copy, limits);
+}
+
+/** Accepts plain JSON data that nothing else holds, when it is a bounded object. */
+function accept(value: unknown, limits: JsonLimits): ReadArguments {
   const problem = checkJsonValue(value, limits);
   if (problem) return { ok: false, diagnostic: problem };
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -68,11 +92,5 @@ export function readArguments(raw: unknown, limits: JsonLimits): ReadArguments {
       },
     };
   }
-  return {
-    ok: true,
-    value: (raw === value ? structuredClone(value) : value) as Record<
-      string,
-      unknown
-    >,
-  };
+  return { ok: true, value: value as Record<string, unknown> };
 }
