@@ -51,6 +51,11 @@ export class CallControl {
       : new DOMException("The tool call was cancelled", "AbortError");
   }
 
+  /** Stops the call as cancelled, e.g. when its caller stops reading the stream. */
+  cancel(): void {
+    this.#halt("cancelled");
+  }
+
   #halt(reason: StopReason): void {
     if (this.stopped) return;
     this.stopped = reason;

@@ -72,7 +72,12 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   /** The id of the model's call. */
   readonly callId: string;
-  /** Reports progress; shown as a progress event. */
+  /**
+   * Reports progress; shown as a progress event. Reports after the call
+   * ended are dropped.
+   *
+   * @throws {TypeError} When `progress` or `total` is not a finite number or `message` is not a string.
+   */
   progress(event: Omit<ProgressEvent, "type">): void;
   /** The call's idempotency key, when it has one. */
   readonly idempotencyKey?: string;

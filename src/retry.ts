@@ -32,20 +32,19 @@ export interface RetryPolicyOptions {
   readonly random?: () => number;
 }
 
-// Failures that another attempt cannot fix, or that must not be repeated.
-const NEVER: ReadonlySet<FailureKind> = new Set([
-  "invalid_input",
-  "not_found",
-  "policy_required",
-  "contract",
-  "invalid_output",
-  "cancelled",
+// The only failures another attempt may fix. Every other kind (invalid_input,
+// not_found, policy_required, contract, invalid_output, cancelled, and any kind
+// this module does not know) is never retried: the list fails closed.
+const RETRYABLE: ReadonlySet<FailureKind> = new Set([
+  "handler",
+  "timeout",
+  "unavailable",
 ]);
 
-function checkCount(name: string, value: number, min: number): number {
-  if (!Number.isFinite(value) || value < min) {
+function checkCount(name: string, value: number, min: number, whole = false): number {
+  if (!Number.isFinite(value) || value < min || (whole && !Number.isInteger(value))) {
     throw new RangeError(
-      `Cannot use ${name} as it must be a number of at least ${min}: current value is ${value}`,
+      `Cannot use ${name} as it must be a ${whole ? "whole " : ""}number of at least ${min}: current value is ${value}`,
     );
   }
   return value;
@@ -81,11 +80,11 @@ export class RetryPolicy {
    * Makes a policy.
    *
    * @param options Attempts, delays and the random source.
-   * @throws {RangeError} When a count is negative or not a number.
+   * @throws {RangeError} When a count is negative or not a number, or `maxAttempts` is not whole.
    * @throws {TypeError} When `random` is not a function.
    */
   constructor(options: RetryPolicyOptions = {}) {
-    this.#maxAttempts = checkCount("maxAttempts", options.maxAttempts ?? 3, 1);
+    this.#maxAttempts = checkCount("maxAttempts", options.maxAttempts ?? 3, 1, true);
     this.#baseDelayMs = checkCount(
       "baseDelayMs",
       options.baseDelayMs ?? 200,
@@ -112,7 +111,8 @@ export class RetryPolicy {
    * @param failure The failure the attempt ended with.
    * @param attempt Attempts made so far, the failed one included (1 after the first).
    * @returns Whether to retry, and how.
-   * @throws {RangeError} When `attempt` is not a whole number of at least 1.
+   * @throws {RangeError} When `attempt` is not a whole number of at least 1, or
+   * the random source returns a value outside [0, 1).
    *
    * @example Invalid arguments are never retried
    * ```ts
@@ -135,7 +135,7 @@ export class RetryPolicy {
       );
     }
     const no = (reason: string): RetryDecision => ({ retry: false, reason });
-    if (NEVER.has(failure.kind)) {
+    if (!RETRYABLE.has(failure.kind)) {
       return no(`a ${failure.kind} failure is not fixed by trying again`);
     }
     if (failure.retryable === false) {
@@ -164,8 +164,14 @@ export class RetryPolicy {
       this.#maxDelayMs,
       this.#baseDelayMs * 2 ** (attempt - 1),
     );
+    const jitter = this.#random();
+    if (typeof jitter !== "number" || !(jitter >= 0 && jitter < 1)) {
+      throw new RangeError(
+        `Cannot compute a retry delay as random() must return a number in [0, 1): current value is ${String(jitter)}`,
+      );
+    }
     // Equal jitter: at least half the backoff, so retries never bunch at zero.
-    const delayMs = Math.round(ceiling / 2 + this.#random() * (ceiling / 2));
+    const delayMs = Math.round(ceiling / 2 + jitter * (ceiling / 2));
     return { retry: true, delayMs, sameIdempotencyKey: klass === "idempotent" };
   }
 }

@@ -12,8 +12,11 @@ import type { ToolDescriptor } from "./spec.ts";
 export interface RefusedCall<C> {
   /** The call. */
   readonly call: C;
-  /** `not_found` for an unknown tool; `policy_required` for an unknown effect. */
-  readonly reason: "not_found" | "policy_required";
+  /**
+   * `invalid_input` for an entry that is not a call with a string name;
+   * `not_found` for an unknown tool; `policy_required` for an unknown effect.
+   */
+  readonly reason: "invalid_input" | "not_found" | "policy_required";
   /** A sentence for logs. */
   readonly message: string;
 }
@@ -35,12 +38,13 @@ const PARALLEL: ReadonlySet<SchedulerClass> = new Set([
  * Plans a batch of calls. Read-only and retry-safe calls share a wave
  * until a serial or exclusive call comes; that call runs alone, and later
  * calls start a new wave, so nothing overtakes a write the model asked for
- * first. Calls to unknown tools and to tools with unknown effects are
- * reported, not scheduled.
+ * first. Calls to unknown tools and to tools with unknown effects, and
+ * entries that are not calls, are reported, not scheduled.
  *
  * @param calls The calls in the model's order.
  * @param lookup Finds a tool's descriptor by name.
  * @returns The waves and the refused calls.
+ * @throws {TypeError} When `calls` is not an array.
  *
  * @example Reads share a wave, a write runs alone
  * ```ts
@@ -61,10 +65,23 @@ export function planCalls<C extends { readonly name: string }>(
   calls: readonly C[],
   lookup: (name: string) => ToolDescriptor | undefined,
 ): Plan<C> {
+  if (!Array.isArray(calls)) {
+    throw new TypeError(
+      `Cannot plan the calls as they must be an array: current value is ${calls === null ? "null" : typeof calls}`,
+    );
+  }
   const waves: C[][] = [];
   const refused: RefusedCall<C>[] = [];
   let shared: C[] | undefined;
   for (const call of calls) {
+    if (typeof call !== "object" || call === null || typeof call.name !== "string") {
+      refused.push({
+        call,
+        reason: "invalid_input",
+        message: "Cannot schedule the entry as it is not a call with a string name",
+      });
+      continue;
+    }
     const descriptor = lookup(call.name);
     if (!descriptor) {
       refused.push({

@@ -16,6 +16,7 @@ import { type CompiledSchema, compileSchema } from "./schema.ts";
 import { describeTool, type ToolDescriptor } from "./spec.ts";
 import type { SuspendedCall } from "./suspend.ts";
 import { readArguments } from "./_arguments.ts";
+import { restoreStrictArguments } from "./_strict_restore.ts";
 import { isChecked, markChecked } from "./_checked.ts";
 import { parserFor } from "./_parser.ts";
 import { CallControl, STOPPED } from "./_call_control.ts";
@@ -57,6 +58,13 @@ export interface CallOptions {
   readonly approve?: ApprovalGate;
   /** Receives each progress event of {@linkcode ToolSet.call}. */
   readonly onProgress?: (event: ProgressEvent) => void;
+  /**
+   * The projection the model was shown. With `"openai-strict"` (the tool
+   * was sent through `toOpenAITool` in strict mode), the `null` the model
+   * writes for a property the projection made nullable is read as absent
+   * before validation, so the tool's own schema holds.
+   */
+  readonly projection?: "openai-strict";
 }
 
 /** Options for a {@linkcode ToolSet}. */
@@ -127,6 +135,17 @@ function invalidInput(tool: string, report: DiagnosticReport): ToolFailure {
   );
 }
 
+/** A resume refused before anything ran: a malformed or stale record, or an answer its schema refuses. */
+function refusedResume(what: string, why: string, report: DiagnosticReport): ToolFailure {
+  return toolFailure("invalid_input", `Cannot resume ${what} as ${why}`, {
+    modelText: `The parked call to ${what} could not be resumed as ${why}; the tool did not run.\n${
+      describeDiagnostics(report)
+    }`,
+    diagnostics: report.diagnostics,
+    omittedDiagnostics: report.omitted,
+  });
+}
+
 function invalidOutput(tool: string, report: DiagnosticReport): ToolFailure {
   return toolFailure(
     "invalid_output",
@@ -179,23 +198,69 @@ function keyAt(
   };
 }
 
-function sanitizeProgress(
-  event: Omit<ProgressEvent, "type">,
-): ProgressEvent | undefined {
-  if (!isRecord(event)) return undefined;
+/** Says what is wrong with a call's options, if anything: they come from the host, not the model. */
+function optionsProblem(options: CallOptions, timeoutMs: number | undefined): string | undefined {
+  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= 2 ** 31 - 1)) {
+    return `timeoutMs must be a number from 1 to ${2 ** 31 - 1}: current value is ${String(timeoutMs)}`;
+  }
+  const signal: unknown = options.signal;
+  if (
+    signal !== undefined &&
+    !(isRecord(signal) && typeof signal.aborted === "boolean" && typeof signal.addEventListener === "function")
+  ) {
+    return `signal must be an AbortSignal: current value is ${signal === null ? "null" : typeof signal}`;
+  }
+  const key: unknown = options.idempotencyKey;
+  if (key !== undefined && (typeof key !== "string" || key === "")) {
+    return `idempotencyKey must be a non-empty string: current value is ${typeof key === "string" ? '""' : typeof key}`;
+  }
+  return undefined;
+}
+
+/** Copies a progress report's known fields, or says why it is malformed. */
+function readProgress(event: unknown): ProgressEvent | string {
+  if (!isRecord(event)) {
+    return `it must be an object: current value is ${event === null ? "null" : typeof event}`;
+  }
   const progress: { -readonly [K in keyof ProgressEvent]: ProgressEvent[K] } = {
     type: "progress",
   };
-  if (typeof event.progress === "number" && Number.isFinite(event.progress)) {
-    progress.progress = event.progress;
+  for (const field of ["progress", "total"] as const) {
+    const value = event[field];
+    if (value === undefined) continue;
+    if (typeof value !== "number" || !Number.isFinite(value)) {
+      return `its ${field} must be a finite number: current value is ${
+        typeof value === "number" ? value : typeof value
+      }`;
+    }
+    progress[field] = value;
   }
-  if (typeof event.total === "number" && Number.isFinite(event.total)) {
-    progress.total = event.total;
-  }
-  if (typeof event.message === "string") {
+  if (event.message !== undefined) {
+    if (typeof event.message !== "string") {
+      return `its message must be a string: current value is ${typeof event.message}`;
+    }
     progress.message = event.message.slice(0, 1000);
   }
   return progress;
+}
+
+/**
+ * Calls a tool's parser. A parser that throws, or answers with something
+ * that is not a parse result, breaks the contract: that is reported, not thrown.
+ */
+async function parseWith(
+  parse: (value: unknown) => ParseResult | Promise<ParseResult>,
+  value: unknown,
+): Promise<ParseResult | { readonly broken: string }> {
+  try {
+    const parsed: unknown = await parse(value);
+    if (isRecord(parsed) && (parsed.ok === true || (parsed.ok === false && Array.isArray(parsed.diagnostics)))) {
+      return parsed as ParseResult;
+    }
+    return { broken: "answered with something that is not a parse result" };
+  } catch (error) {
+    return { broken: `threw: ${String(error)}` };
+  }
 }
 
 interface Dispatch {
@@ -462,6 +527,7 @@ export class ToolSet implements Iterable<DynTool> {
    *
    * @param calls The model's calls, in the order it made them.
    * @returns The waves and the calls refused a place.
+   * @throws {TypeError} When `calls` is not an array.
    *
    * @example
    * ```ts
@@ -559,7 +625,9 @@ export class ToolSet implements Iterable<DynTool> {
     yield* this.#dispatch({
       entry,
       callId: call.id,
-      args: read.value,
+      args: options.projection === "openai-strict"
+        ? restoreStrictArguments(entry.descriptor.inputSchema, read.value)
+        : read.value,
       options,
     });
   }
@@ -615,7 +683,17 @@ export class ToolSet implements Iterable<DynTool> {
   ): AsyncGenerator<ToolEvent, void, undefined> {
     const problem = recordProblem(record);
     if (problem) {
-      yield failed(invalidInput("resume", one(problem)));
+      yield failed(refusedResume("the call", "the record is malformed", one(problem)));
+      return;
+    }
+    const tool = `"${record.tool}"`;
+    const inputProblem = checkJsonValue(record.input, this.#limits);
+    if (inputProblem) {
+      yield failed(refusedResume(
+        tool,
+        "the record's input is not bounded JSON",
+        one({ ...inputProblem, path: `/input${inputProblem.path}` }),
+      ));
       return;
     }
     const entry = this.#entries.get(record.tool);
@@ -629,15 +707,11 @@ export class ToolSet implements Iterable<DynTool> {
       return;
     }
     if (entry.descriptor.version !== record.version) {
-      yield failed(invalidInput(
-        record.tool,
-        one({
-          path: "/version",
-          keyword: "const",
-          message:
-            `Cannot resume the call as the tool changed since it was parked: the record is for version ${record.version}, the registered tool is version ${entry.descriptor.version}`,
-        }),
-      ));
+      const why =
+        `the tool changed since the call was parked: the record is for version ${record.version} and the registered tool is version ${entry.descriptor.version}`;
+      yield failed(
+        refusedResume(tool, why, one({ path: "/version", keyword: "const", message: `Cannot resume as ${why}` })),
+      );
       return;
     }
     let resumeSchema: CompiledSchema;
@@ -646,22 +720,17 @@ export class ToolSet implements Iterable<DynTool> {
         label: "resume schema",
       });
     } catch (error) {
-      yield failed(
-        invalidInput(
-          record.tool,
-          one({
-            path: "/resumeSchema",
-            keyword: "schema",
-            message: String(error),
-          }),
-        ),
-      );
+      yield failed(refusedResume(
+        tool,
+        "the record's resume schema is invalid",
+        one({ path: "/resumeSchema", keyword: "schema", message: String(error) }),
+      ));
       return;
     }
     const limit = checkJsonValue(answer, this.#limits);
     const verdict = limit ? { valid: false as const, ...one(limit) } : resumeSchema.validate(answer);
     if (!verdict.valid) {
-      yield failed(invalidInput(record.tool, verdict));
+      yield failed(refusedResume(tool, "the answer does not meet the record's resume schema", verdict));
       return;
     }
     yield* this.#dispatch({
@@ -742,17 +811,9 @@ export class ToolSet implements Iterable<DynTool> {
     const { entry, options } = job;
     const name = entry.descriptor.name;
     const timeoutMs = options.timeoutMs ?? entry.descriptor.timeoutMs;
-    if (
-      timeoutMs !== undefined &&
-      !(typeof timeoutMs === "number" && timeoutMs > 0 &&
-        timeoutMs <= 2 ** 31 - 1)
-    ) {
-      yield failed(
-        toolFailure(
-          "contract",
-          `Cannot dispatch "${name}" as timeoutMs must be from 1 to ${2 ** 31 - 1}`,
-        ),
-      );
+    const problem = optionsProblem(options, timeoutMs);
+    if (problem) {
+      yield failed(toolFailure("contract", `Cannot dispatch "${name}" as ${problem}`));
       return;
     }
     const control = new CallControl(options.signal, timeoutMs);
@@ -789,8 +850,11 @@ export class ToolSet implements Iterable<DynTool> {
     const { descriptor } = entry;
     if (control.stopped) return yield this.#stopped(job, control, false);
 
-    const parsed = await control.race(entry.parseInput(args));
+    const parsed = await control.race(parseWith(entry.parseInput, args));
     if (parsed === STOPPED) return yield this.#stopped(job, control, false);
+    if ("broken" in parsed) {
+      return yield failed(contract(descriptor.name, `parseInput() ${parsed.broken}`));
+    }
     if (!parsed.ok) return yield failed(invalidInput(descriptor.name, parsed));
 
     let idempotencyKey = job.idempotencyKey ?? options.idempotencyKey;
@@ -898,8 +962,11 @@ export class ToolSet implements Iterable<DynTool> {
       resume: job.resume?.origin === "handler" ? job.resume.answer : undefined,
       extensions: Object.freeze({ ...options.extensions }),
       progress(event) {
-        const progress = open ? sanitizeProgress(event) : undefined;
-        if (!progress) return;
+        const progress = readProgress(event);
+        if (typeof progress === "string") {
+          throw new TypeError(`Cannot report progress as ${progress}`);
+        }
+        if (!open) return;
         pending.push(progress);
         wake?.();
       },
@@ -910,12 +977,14 @@ export class ToolSet implements Iterable<DynTool> {
     } catch (error) {
       return yield failed(contract(name, `execute() threw: ${String(error)}`));
     }
+    // The promise constructor also catches an iterator whose next() throws or returns no promise.
     const step = () =>
-      iterator.next().then(
+      new Promise<IteratorResult<ExecutionEvent>>((resolve) => resolve(iterator.next())).then(
         (result) => ({ result }),
         (error: unknown) => ({ error }),
       );
     let terminal: TerminalEvent | undefined;
+    let ended = false;
     try {
       let next = step();
       while (true) {
@@ -926,6 +995,7 @@ export class ToolSet implements Iterable<DynTool> {
         if (outcome === STOPPED) return yield this.#stopped(job, control, true);
         if (outcome === "progress") continue;
         if ("error" in outcome) {
+          ended = true;
           return yield failed(
             terminal
               ? contract(
@@ -935,7 +1005,10 @@ export class ToolSet implements Iterable<DynTool> {
               : contract(name, `the stream threw: ${String(outcome.error)}`),
           );
         }
-        if (outcome.result.done) break;
+        if (outcome.result.done) {
+          ended = true;
+          break;
+        }
         if (terminal) {
           return yield failed(
             contract(
@@ -946,9 +1019,16 @@ export class ToolSet implements Iterable<DynTool> {
         }
         const event: unknown = outcome.result.value;
         if (isRecord(event) && event.type === "progress") {
-          ctx.progress(event as unknown as ProgressEvent);
+          const progress = readProgress(event);
+          if (typeof progress === "string") {
+            return yield failed(contract(name, `the stream yielded a malformed progress event: ${progress}`));
+          }
+          pending.push(progress);
         } else {
-          terminal = await this.#terminal(job, event);
+          // Output validation may be async (an MCP tool's parser): the timeout bounds it too.
+          const checked = await control.race(this.#terminal(job, event));
+          if (checked === STOPPED) return yield this.#stopped(job, control, true);
+          terminal = checked;
         }
         next = step();
       }
@@ -961,9 +1041,11 @@ export class ToolSet implements Iterable<DynTool> {
       yield terminal;
     } finally {
       open = false;
-      if (!terminal || control.stopped) {
-        // Ask a stream that is still running to stop; it may not listen.
-        Promise.resolve(iterator.return?.()).catch(() => {});
+      if (!ended) {
+        // The call is over but the stream is still running (stopped, abandoned by
+        // the caller, or in breach): abort its signal and ask it to close; it may not listen.
+        control.cancel();
+        new Promise((resolve) => resolve(iterator.return?.())).catch(() => {});
       }
     }
   }
@@ -1081,7 +1163,8 @@ export class ToolSet implements Iterable<DynTool> {
       const problem = checkJsonValue(output, this.#limits);
       if (problem) return failed(invalidOutput(name, one(problem)));
       if (entry.parseOutput) {
-        const parsed = await entry.parseOutput(output);
+        const parsed = await parseWith(entry.parseOutput, output);
+        if ("broken" in parsed) return failed(contract(name, `parseOutput() ${parsed.broken}`));
         if (!parsed.ok) return failed(invalidOutput(name, parsed));
         output = parsed.value;
       }
