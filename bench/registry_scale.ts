@@ -1,0 +1,95 @@
+// Case 4: registry scale. Defining and registering 1,000 and 10,000 tools
+// (time, retained memory per tool), descriptors() on the large set (first
+// call after a change, then repeated), and lookup by name.
+
+import { defineJsonTool, type DynTool, ToolSet } from "../mod.ts";
+import { check, compare, liveHeap, type Mode, type Row, type Stats, summarise } from "./_harness.ts";
+
+const INPUT_SCHEMA = {
+  type: "object",
+  properties: {
+    path: { type: "string", minLength: 1 },
+    limit: { type: "integer", minimum: 1, maximum: 1000 },
+  },
+  required: ["path"],
+  additionalProperties: false,
+};
+
+function makeTools(count: number): DynTool[] {
+  return Array.from({ length: count }, (_, i) =>
+    defineJsonTool({
+      name: `tool_${String(i).padStart(5, "0")}`,
+      description: `Reads entry ${i}.`,
+      inputSchema: INPUT_SCHEMA,
+      effects: ["fs.read"],
+      run: () => ({ ok: true }),
+    }));
+}
+
+function timed<T>(work: () => T): [T, number] {
+  const started = performance.now();
+  const value = work();
+  return [value, performance.now() - started];
+}
+
+async function scale(count: number, mode: Mode, repeatedAt1k: Stats | undefined): Promise<Row[]> {
+  const group = `4. Registry scale, ${count.toLocaleString("en")} tools`;
+  const reps = mode.smoke ? 1 : 3;
+  const define: number[] = [];
+  const register: number[] = [];
+  const memory: number[] = [];
+  const firstDescriptors: number[] = [];
+  let tools = new ToolSet();
+  for (let rep = 0; rep < reps; rep++) {
+    tools = new ToolSet();
+    const before = liveHeap();
+    const [made, defineMs] = timed(() => makeTools(count));
+    const [, registerMs] = timed(() => tools.register(...made));
+    const after = liveHeap();
+    const [listed, firstMs] = timed(() => tools.descriptors());
+    check(tools.size === count && listed.length === count, `the set holds ${tools.size} tools, not ${count}`);
+    define.push(defineMs);
+    register.push(registerMs);
+    memory.push((after - before) / count);
+    firstDescriptors.push(firstMs);
+  }
+  const names = [...tools].map((tool) => tool.descriptor.name);
+  let next = 0;
+  const [repeated, lookup] = await compare([
+    { name: "descriptors()", run: () => tools.descriptors() },
+    { name: "get(name)", run: () => tools.get(names[next++ % count]) },
+  ], mode);
+  check(tools.descriptors() === tools.descriptors(), "descriptors() is not cached");
+  const ratioTo1k = repeatedAt1k ? repeated.median / repeatedAt1k.median : undefined;
+  return [
+    { group, name: "defineJsonTool × N (spec check + schema compile)", stats: summarise(define), unit: "ms" },
+    { group, name: "register(...tools), all or none", stats: summarise(register), unit: "ms" },
+    { group, name: "retained heap per tool (defined + registered)", stats: summarise(memory), unit: "B" },
+    { group, name: "descriptors(), first call after a change", stats: summarise(firstDescriptors), unit: "ms" },
+    {
+      group,
+      name: "descriptors(), repeated",
+      stats: repeated,
+      unit: "ns",
+      ...(ratioTo1k === undefined ? {} : {
+        ratio: ratioTo1k,
+        ratioTo: "1,000 tools",
+        target: { text: "constant time (≈ 1× the 1,000-tool set)", met: ratioTo1k < 2 },
+      }),
+    },
+    { group, name: "get(name), lookup", stats: lookup, unit: "ns" },
+  ];
+}
+
+/**
+ * Runs case 4. Memory figures need `--v8-flags=--expose-gc` to be exact.
+ *
+ * @param mode Full or smoke.
+ * @returns The rows.
+ */
+export async function registryScale(mode: Mode): Promise<Row[]> {
+  const small = await scale(1_000, mode, undefined);
+  const repeatedAt1k = small.find((row) => row.name === "descriptors(), repeated")!.stats;
+  const large = await scale(10_000, mode, repeatedAt1k);
+  return [...small, ...large];
+}
