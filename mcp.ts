@@ -1,0 +1,62 @@
+/**
+ * MCP tools for Salvor: connect to MCP servers over stdio (a spawned
+ * process) or Streamable HTTP and dispatch their tools like native ones,
+ * through the same `ToolSet.call`. Every page of tools is listed, names are
+ * provider-safe (`<server>__<tool>`) and never collide silently, effects
+ * fail closed unless the host trusts the server, arguments are validated
+ * before anything is sent, results are validated against the tool's output
+ * schema, and a dead server fails calls promptly as `unavailable`.
+ *
+ * Edge runtimes, which cannot spawn processes, import `@salvor/tools/mcp/http`.
+ *
+ * @example Dispatch an MCP server's tools beside a native tool
+ * ```ts
+ * import { defineJsonTool, ToolSet } from "@salvor/tools";
+ * import { connectMcpServer } from "@salvor/tools/mcp";
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+ * import assert from "node:assert/strict";
+ *
+ * const server = new McpServer({ name: "weather", version: "1.0.0" });
+ * server.registerTool(
+ *   "forecast",
+ *   { description: "Tomorrow's weather.", annotations: { readOnlyHint: true, openWorldHint: false } },
+ *   () => ({ content: [{ type: "text", text: "sunny" }] }),
+ * );
+ * const [mine, theirs] = InMemoryTransport.createLinkedPair();
+ * await server.connect(theirs);
+ *
+ * await using weather = await connectMcpServer({ name: "weather", transport: mine, trusted: true });
+ * const clock = defineJsonTool({
+ *   name: "now",
+ *   description: "The time.",
+ *   inputSchema: { type: "object" },
+ *   effects: [],
+ *   run: () => ({ iso: "2026-01-01T00:00:00Z" }),
+ * });
+ * const tools = weather.register(new ToolSet().register(clock));
+ * assert.deepEqual(tools.descriptors().map((d) => d.name), ["now", "weather__forecast"]);
+ * assert.deepEqual(tools.get("weather__forecast")?.descriptor.effects, ["external.read"]);
+ *
+ * const done = await tools.call({ id: "call_1", name: "weather__forecast", arguments: "{}" });
+ * assert.deepEqual(done.type === "output" && done.result.content, [{ type: "text", text: "sunny" }]);
+ * ```
+ *
+ * @module
+ */
+
+export { connectMcpServer, type McpServerOptions, type McpStdioOptions } from "./src/mcp/connect.ts";
+export type { McpHttpOptions } from "./src/mcp/connect_http.ts";
+export {
+  McpConnectionError,
+  type McpConnectionOptions,
+  McpServerConnection,
+  type McpTool,
+  type McpToolOverride,
+  type McpToolRegistry,
+  type McpToolsChange,
+  type McpTransportOptions,
+  type ServerProcessInfo,
+} from "./src/mcp/connection.ts";
+export * from "./src/mcp/effects.ts";
+export * from "./src/mcp/names.ts";

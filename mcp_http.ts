@@ -1,0 +1,40 @@
+/**
+ * MCP tools for Salvor over Streamable HTTP only: the entrypoint for edge
+ * runtimes (Cloudflare Workers, browsers, Deno Deploy), which cannot spawn
+ * processes. It imports no `node:` module. `@salvor/tools/mcp` adds stdio.
+ *
+ * @example Connect and register
+ * ```ts
+ * import { ToolSet } from "@salvor/tools";
+ * import { connectMcpServer } from "@salvor/tools/mcp/http";
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+ * import assert from "node:assert/strict";
+ *
+ * const server = new McpServer({ name: "notes", version: "1.0.0" });
+ * server.registerTool("list", { description: "Lists notes." }, () => ({ content: [{ type: "text", text: "[]" }] }));
+ * const [mine, theirs] = InMemoryTransport.createLinkedPair();
+ * await server.connect(theirs);
+ *
+ * await using notes = await connectMcpServer({ name: "notes", transport: mine });
+ * const tools = notes.register(new ToolSet());
+ * assert.equal(tools.get("notes__list")?.descriptor.semantics.concurrency, "serial");
+ * ```
+ *
+ * @module
+ */
+
+export { connectMcpServer, type McpHttpOptions } from "./src/mcp/connect_http.ts";
+export {
+  McpConnectionError,
+  type McpConnectionOptions,
+  McpServerConnection,
+  type McpTool,
+  type McpToolOverride,
+  type McpToolRegistry,
+  type McpToolsChange,
+  type McpTransportOptions,
+  type ServerProcessInfo,
+} from "./src/mcp/connection.ts";
+export * from "./src/mcp/effects.ts";
+export * from "./src/mcp/names.ts";

@@ -1,0 +1,209 @@
+// An MCP transport over a child process's stdin and stdout, for Deno, Node
+// and Bun (through node:child_process). Compared with the SDK's own: the
+// server runs in its own process group so a wrapper such as `npx` takes its
+// children with it; stderr is kept (bounded) instead of mixed into the
+// host's output; a line that is not JSON-RPC is reported and skipped; and
+// close() ends stdin, then signals the group after a short grace period
+// rather than waiting seconds.
+
+import { type ChildProcess, spawn } from "node:child_process";
+import process from "node:process";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+
+/** How to start a stdio MCP server. */
+export interface StdioServerParameters {
+  readonly command: string;
+  readonly args?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  /** How long close() waits for the server to exit after stdin ends, before signalling it. */
+  readonly closeGraceMs: number;
+  /** The most stderr kept, in characters (the tail is kept). */
+  readonly stderrLimit: number;
+  /** The longest line accepted on stdout, in characters. */
+  readonly maxLineLength: number;
+}
+
+// The environment a server gets unless the host passes its own, as the
+// SDK does: enough to find binaries and a home, no secrets by default.
+const EXIT_DRAIN_MS = 200;
+
+const INHERITED_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", "LANG"];
+
+function defaultEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of INHERITED_ENV) {
+    const value = process.env[key];
+    if (value !== undefined && !value.startsWith("()")) env[key] = value;
+  }
+  return env;
+}
+
+export class StdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  readonly #params: StdioServerParameters;
+  #child: ChildProcess | undefined;
+  #exited: Promise<void> | undefined;
+  #stdout = "";
+  #stderr = "";
+  #decoder = new TextDecoder();
+  #errDecoder = new TextDecoder();
+  #closed = false;
+  /** How the process ended, once it has: "exited with code 1", "was killed by SIGKILL". */
+  exit: string | undefined;
+  /** Why it could not start, when it could not. */
+  spawnError: (Error & { code?: string }) | undefined;
+
+  constructor(params: StdioServerParameters) {
+    this.#params = params;
+  }
+
+  /** The tail of what the server wrote to stderr. */
+  get stderr(): string {
+    return this.#stderr;
+  }
+
+  /** The server's process id while it runs. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  start(): Promise<void> {
+    if (this.#child) return Promise.reject(new Error("Cannot start the stdio transport as it already started"));
+    const { command, args = [], env, cwd } = this.#params;
+    return new Promise((resolve, reject) => {
+      let child: ChildProcess;
+      try {
+        child = spawn(command, [...args], {
+          env: { ...defaultEnv(), ...env },
+          cwd,
+          stdio: ["pipe", "pipe", "pipe"],
+          shell: false,
+          detached: process.platform !== "win32",
+          windowsHide: true,
+        });
+      } catch (error) {
+        this.spawnError = error as Error;
+        reject(error);
+        return;
+      }
+      this.#child = child;
+      this.#exited = new Promise((done) => {
+        let drain: ReturnType<typeof setTimeout> | undefined;
+        const end = () => {
+          clearTimeout(drain);
+          this.#finish();
+          done();
+        };
+        child.once("exit", (code, signal) => {
+          this.exit ??= signal ? `was killed by ${signal}` : `exited with code ${code}`;
+          // "close" waits for stdout to drain, which a leftover grandchild
+          // holding the pipe can delay for ever: a crash is reported soon anyway.
+          drain = setTimeout(end, EXIT_DRAIN_MS);
+        });
+        child.once("close", end);
+      });
+      child.once("error", (error) => {
+        this.spawnError ??= error;
+        reject(error);
+        this.#finish();
+      });
+      child.once("spawn", () => resolve());
+      child.stdin?.on("error", (error) => this.onerror?.(error));
+      child.stdout?.on("data", (chunk: Uint8Array) => this.#read(this.#decoder.decode(chunk, { stream: true })));
+      child.stderr?.on("data", (chunk: Uint8Array) => {
+        const text = this.#stderr + this.#errDecoder.decode(chunk, { stream: true });
+        this.#stderr = text.length > this.#params.stderrLimit ? text.slice(-this.#params.stderrLimit) : text;
+      });
+    });
+  }
+
+  #read(text: string): void {
+    this.#stdout += text;
+    let newline: number;
+    while ((newline = this.#stdout.indexOf("\n")) !== -1) {
+      const line = this.#stdout.slice(0, newline).replace(/\r$/, "");
+      this.#stdout = this.#stdout.slice(newline + 1);
+      if (line.trim() !== "") this.#line(line);
+    }
+    if (this.#stdout.length > this.#params.maxLineLength) {
+      this.#stdout = "";
+      this.onerror?.(new Error(`Dropped a line of more than ${this.#params.maxLineLength} characters from stdout`));
+    }
+  }
+
+  #line(line: string): void {
+    let message: JSONRPCMessage;
+    try {
+      message = JSONRPCMessageSchema.parse(JSON.parse(line));
+    } catch {
+      this.onerror?.(new Error(`Skipped a line on stdout that is not JSON-RPC: ${line.slice(0, 200)}`));
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  #finish(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.onclose?.();
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.#child?.stdin;
+    if (this.#closed || !stdin || stdin.destroyed) {
+      return Promise.reject(new Error("Cannot send to the MCP server as its process is not running"));
+    }
+    return new Promise((resolve, reject) => {
+      stdin.write(`${JSON.stringify(message)}\n`, (error) => error ? reject(error) : resolve());
+    });
+  }
+
+  #signal(signal: NodeJS.Signals): void {
+    const pid = this.#child?.pid;
+    if (pid === undefined) return;
+    try {
+      // A negative pid signals the whole group: the server and what it spawned.
+      process.kill(process.platform === "win32" ? pid : -pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+
+  async close(): Promise<void> {
+    const child = this.#child;
+    const exited = this.#exited;
+    if (!child || !exited) return this.#finish();
+    const wait = (ms: number) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      return Promise.race([
+        exited.then(() => true),
+        new Promise<boolean>((resolve) => timer = setTimeout(() => resolve(false), ms)),
+      ]).finally(() => clearTimeout(timer));
+    };
+    if (this.exit === undefined) {
+      try {
+        child.stdin?.end();
+      } catch {
+        // The pipe may already be broken.
+      }
+      if (!await wait(this.#params.closeGraceMs)) {
+        this.#signal("SIGTERM");
+        if (!await wait(this.#params.closeGraceMs)) {
+          this.#signal("SIGKILL");
+          await wait(this.#params.closeGraceMs);
+        }
+      }
+    }
+    // Children the server left in its group go too, even when it exited itself.
+    this.#signal("SIGKILL");
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    this.#finish();
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * Connecting to an MCP server: spawned over stdio, over Streamable HTTP,
+ * or over a transport the host made.
+ *
+ * @module
+ */
+
+import { connectMcpServer as connectOverHttp, type McpHttpOptions } from "./connect_http.ts";
+import {
+  type McpConnectionOptions,
+  type McpServerConnection,
+  type McpTransportOptions,
+  openMcpConnection,
+} from "./connection.ts";
+import { StdioTransport } from "./_stdio_transport.ts";
+
+/** Options for a server the host spawns and talks to over stdin and stdout. */
+export interface McpStdioOptions extends McpConnectionOptions {
+  /** The program to run, e.g. `npx` or `node`. It is run directly, never through a shell. */
+  readonly command: string;
+  /** Its arguments. */
+  readonly args?: readonly string[];
+  /**
+   * Its environment, added to a small safe base (HOME, PATH, USER, ...);
+   * the host's other variables are not passed on.
+   */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Its working directory. */
+  readonly cwd?: string;
+  /** How long `close()` waits for the server to exit after its stdin closes, before signalling it. Default 500 ms. */
+  readonly closeGraceMs?: number;
+  /** The most of its stderr kept for diagnostics, in characters. Default 16 384. */
+  readonly stderrLimit?: number;
+}
+
+/** Every way to reach an MCP server. */
+export type McpServerOptions = McpStdioOptions | McpHttpOptions | McpTransportOptions;
+
+const DEFAULT_CLOSE_GRACE_MS = 500;
+const DEFAULT_STDERR_LIMIT = 16_384;
+const MAX_LINE_LENGTH = 64 * 1024 * 1024;
+
+function count(value: number | undefined, fallback: number, what: string, server: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > 2 ** 31 - 1) {
+    throw new RangeError(
+      `Cannot connect to MCP server "${server}" as ${what} must be a whole number from 0 to ${
+        2 ** 31 - 1
+      }: current value is ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Connects to an MCP server and lists every tool it has. With `command`
+ * the server is spawned and spoken to over stdio (in its own process
+ * group, stderr captured); with `url` over Streamable HTTP; with
+ * `transport` over an SDK transport the host made.
+ *
+ * @param options The server's name, how to reach it, and how to treat its tools.
+ * @returns The connection, with the server's tools ready to register.
+ * @throws {McpConnectionError} When the command does not exist, the server
+ * exits at start, does not answer `initialize` in time, or lists tools that
+ * cannot be registered; the message names the server.
+ * @throws {TypeError} On options that are not usable, such as an empty name.
+ * @throws {RangeError} On a timeout or limit out of range.
+ *
+ * @example Spawn a server and call one of its tools
+ * ```ts ignore
+ * import { ToolSet } from "@salvor/tools";
+ * import { connectMcpServer } from "@salvor/tools/mcp";
+ *
+ * await using everything = await connectMcpServer({
+ *   name: "everything",
+ *   command: "npx",
+ *   args: ["-y", "@modelcontextprotocol/server-everything@2026.8.31", "stdio"],
+ * });
+ * const tools = everything.register(new ToolSet());
+ * const done = await tools.call({ id: "1", name: "everything__echo", arguments: '{"message":"hi"}' });
+ * ```
+ *
+ * @example A missing command is a clear error
+ * ```ts
+ * import { connectMcpServer, McpConnectionError } from "@salvor/tools/mcp";
+ * import assert from "node:assert/strict";
+ *
+ * await assert.rejects(
+ *   connectMcpServer({ name: "ghost", command: "salvor-no-such-command" }),
+ *   (error) => error instanceof McpConnectionError && /"ghost".*not found/.test(error.message),
+ * );
+ * ```
+ */
+export function connectMcpServer(options: McpServerOptions): Promise<McpServerConnection> {
+  if (!("command" in options) || options.command === undefined) return connectOverHttp(options as McpHttpOptions);
+  const { name, command, args, env, cwd } = options;
+  if (typeof command !== "string" || command === "") {
+    return Promise.reject(
+      new TypeError(
+        `Cannot connect to MCP server "${name}" as its command must be a non-empty string: current value is ${
+          JSON.stringify(command)
+        }`,
+      ),
+    );
+  }
+  let transport: StdioTransport;
+  try {
+    transport = new StdioTransport({
+      command,
+      args,
+      env,
+      cwd,
+      closeGraceMs: count(options.closeGraceMs, DEFAULT_CLOSE_GRACE_MS, "closeGraceMs", name),
+      stderrLimit: count(options.stderrLimit, DEFAULT_STDERR_LIMIT, "stderrLimit", name),
+      maxLineLength: MAX_LINE_LENGTH,
+    });
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return openMcpConnection(transport, options, {
+    startProblem: () => {
+      const error = transport.spawnError;
+      if (!error) return undefined;
+      return error.code === "ENOENT"
+        ? `its command "${command}" was not found`
+        : `its command "${command}" could not start: ${error.message}`;
+    },
+    exitProblem: () => transport.exit,
+    stderr: () => transport.stderr,
+  });
+}

@@ -1,0 +1,80 @@
+/**
+ * Connecting to an MCP server over Streamable HTTP, or over a transport
+ * the host made. Imports no `node:` module, so edge runtimes can use it.
+ *
+ * @module
+ */
+
+// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  type McpConnectionOptions,
+  type McpServerConnection,
+  type McpTransportOptions,
+  openMcpConnection,
+} from "./connection.ts";
+
+/** Options for a server reached over Streamable HTTP. */
+export interface McpHttpOptions extends McpConnectionOptions {
+  /** The server's MCP endpoint, e.g. `http://127.0.0.1:3001/mcp`. */
+  readonly url: string | URL;
+  /** Headers sent with every request (an authorization header, ...). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The fetch to use; the global one by default. */
+  readonly fetch?: typeof fetch;
+}
+
+/**
+ * Connects to an MCP server over Streamable HTTP (`url`) or over an SDK
+ * transport the host made (`transport`), lists every tool and returns the
+ * live connection.
+ *
+ * @param options The server's name, where it is, and how to treat its tools.
+ * @returns The connection, with the server's tools ready to register.
+ * @throws {McpConnectionError} When the server cannot be reached, does not
+ * answer `initialize` in time, or lists tools that cannot be registered; the
+ * message names the server.
+ * @throws {TypeError} On options that are not usable, such as an empty name or a bad URL.
+ *
+ * @example Connect over an in-memory transport
+ * ```ts
+ * import { ToolSet } from "@salvor/tools";
+ * import { connectMcpServer } from "@salvor/tools/mcp/http";
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+ * import assert from "node:assert/strict";
+ *
+ * const server = new McpServer({ name: "demo", version: "1.0.0" });
+ * server.registerTool("ping", { description: "Answers pong." }, () => ({ content: [{ type: "text", text: "pong" }] }));
+ * const [mine, theirs] = InMemoryTransport.createLinkedPair();
+ * await server.connect(theirs);
+ *
+ * await using demo = await connectMcpServer({ name: "demo", transport: mine });
+ * const tools = demo.register(new ToolSet());
+ * const done = await tools.call({ id: "1", name: "demo__ping" });
+ * assert.deepEqual(done.type === "output" && done.result.content, [{ type: "text", text: "pong" }]);
+ * ```
+ */
+export function connectMcpServer(options: McpHttpOptions | McpTransportOptions): Promise<McpServerConnection> {
+  if ("transport" in options && options.transport !== undefined) {
+    return openMcpConnection(options.transport, options);
+  }
+  const { url, headers, fetch } = options as McpHttpOptions;
+  let endpoint: URL;
+  try {
+    endpoint = new URL(url);
+  } catch {
+    return Promise.reject(
+      new TypeError(
+        `Cannot connect to MCP server "${options.name}" as its url is not a URL: current value is ${
+          JSON.stringify(String(url))
+        }`,
+      ),
+    );
+  }
+  const transport = new StreamableHTTPClientTransport(endpoint, {
+    ...(headers ? { requestInit: { headers: { ...headers } } } : {}),
+    ...(fetch ? { fetch } : {}),
+  });
+  return openMcpConnection(transport, options);
+}
