@@ -45,6 +45,7 @@ export * from "./src/suspend.ts";
 export * from "./src/result.ts";
 export type { DynTool, ParseResult, ToolContext, ValidatedInvocation } from "./src/dyn.ts";
 export * from "./src/define.ts";
+export * from "./src/valibot_schema.ts";
 export * from "./src/tool_set.ts";
 export * from "./src/schedule.ts";
 export * from "./src/retry.ts";

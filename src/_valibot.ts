@@ -6,10 +6,10 @@ import * as v from "valibot";
 import { boundDiagnostics, type Diagnostic } from "./diagnostics.ts";
 import type { ParseResult } from "./dyn.ts";
 import type { JsonSchema } from "./schema.ts";
+import type { ValibotSchema } from "./valibot_schema.ts";
 import { toPointer } from "./_json_pointer.ts";
 
-/** A Valibot schema, sync or async. */
-export type AnySchema = v.GenericSchema | v.GenericSchemaAsync;
+type AnySchema = v.GenericSchema | v.GenericSchemaAsync;
 
 /** The JSON Schema derived from a Valibot schema, and what it cannot show. */
 export interface DerivedSchema {
@@ -69,7 +69,7 @@ function collectTransformations(
  * Converts a Valibot schema to the Draft 2020-12 JSON Schema of its input.
  * Nothing is printed: what cannot be converted comes back as data.
  */
-export function deriveJsonSchema(schema: AnySchema): DerivedSchema {
+export function deriveJsonSchema(schema: ValibotSchema): DerivedSchema {
   const refusals: string[] = [];
   const warnings: string[] = [];
   const jsonSchema = toJsonSchema(schema as v.GenericSchema, {
@@ -174,7 +174,7 @@ export function diagnosticsFromValibot(
 
 /** Parses a value with a Valibot schema into a {@linkcode ParseResult}. */
 export function parseWithValibot(
-  schema: AnySchema,
+  schema: ValibotSchema,
   value: unknown,
 ): ParseResult | Promise<ParseResult> {
   const settle = (outcome: v.SafeParseResult<AnySchema>): ParseResult =>
@@ -182,6 +182,6 @@ export function parseWithValibot(
       ok: false,
       ...boundDiagnostics(diagnosticsFromValibot(outcome.issues)),
     };
-  if (schema.async) return v.safeParseAsync(schema, value).then(settle);
-  return settle(v.safeParse(schema, value));
+  if (schema.async) return v.safeParseAsync(schema as v.GenericSchemaAsync, value).then(settle);
+  return settle(v.safeParse(schema as v.GenericSchema, value));
 }

@@ -5,7 +5,6 @@
  * @module
  */
 
-import type * as v from "valibot";
 import type { DynTool, ToolContext, ValidatedInvocation } from "./dyn.ts";
 import { InvalidSpecError } from "./errors.ts";
 import type { ExecutionEvent, Suspension } from "./events.ts";
@@ -14,7 +13,8 @@ import { type ResultValue, toToolResult } from "./result.ts";
 import { compileSchema, type JsonSchema } from "./schema.ts";
 import { describeTool, type ToolDescriptor, type ToolSpec } from "./spec.ts";
 import { SuspendRequest } from "./suspend.ts";
-import { type AnySchema, deriveJsonSchema, parseWithValibot } from "./_valibot.ts";
+import { deriveJsonSchema, parseWithValibot } from "./_valibot.ts";
+import type { SchemaInput, SchemaOutput, ValibotSchema } from "./valibot_schema.ts";
 import { markChecked } from "./_checked.ts";
 import { parserFor } from "./_parser.ts";
 
@@ -35,8 +35,8 @@ export type ToolMetadata = Omit<ToolSpec, "inputSchema" | "outputSchema">;
 
 /** Options for {@linkcode defineTool}. */
 export interface DefineToolOptions<
-  In extends AnySchema,
-  Out extends AnySchema | undefined,
+  In extends ValibotSchema,
+  Out extends ValibotSchema | undefined,
 > extends ToolMetadata {
   /** The Valibot schema of the arguments: an object schema. The source of truth. */
   readonly input: In;
@@ -44,8 +44,8 @@ export interface DefineToolOptions<
   readonly output?: Out;
   /** The handler. */
   readonly run: Handler<
-    v.InferOutput<In>,
-    Out extends AnySchema ? v.InferInput<Out> : unknown
+    SchemaOutput<In>,
+    Out extends ValibotSchema ? SchemaInput<Out> : unknown
   >;
 }
 
@@ -97,13 +97,13 @@ async function* runHandler<Input>(
   yield { type: "output", result: toToolResult(returned) };
 }
 
-function isValibotSchema(value: unknown): value is AnySchema {
+function isValibotSchema(value: unknown): value is ValibotSchema {
   return typeof value === "object" && value !== null &&
     (value as { kind?: unknown }).kind === "schema" &&
     typeof (value as { "~run"?: unknown })["~run"] === "function";
 }
 
-function deriveOrRefuse(name: string, label: string, schema: AnySchema) {
+function deriveOrRefuse(name: string, label: string, schema: ValibotSchema) {
   const derived = deriveJsonSchema(schema);
   if (derived.refusals.length > 0) {
     throw new InvalidSpecError(
@@ -190,13 +190,13 @@ function metadataOf(options: ToolMetadata): ToolMetadata {
  * ```
  */
 export function defineTool<
-  In extends AnySchema,
-  Out extends AnySchema | undefined = undefined,
+  In extends ValibotSchema,
+  Out extends ValibotSchema | undefined = undefined,
 >(
   options: DefineToolOptions<In, Out>,
 ): TypedTool<
-  v.InferOutput<In>,
-  Out extends AnySchema ? v.InferOutput<Out> : unknown
+  SchemaOutput<In>,
+  Out extends ValibotSchema ? SchemaOutput<Out> : unknown
 > {
   const name = typeof options?.name === "string" ? options.name : "a tool";
   if (!isValibotSchema(options?.input)) {

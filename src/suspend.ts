@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { GenericSchema } from "valibot";
+import type { ValibotSchema } from "./valibot_schema.ts";
 import type { JsonSchema } from "./schema.ts";
 
 /** Why a call is parked: the handler asked, or an approval gate did before it ran. */
@@ -40,7 +40,7 @@ export interface SuspendOptions {
   /** Why a human is needed. */
   readonly reason: string;
   /** The answer's schema: a Valibot schema or a JSON Schema. */
-  readonly resume: GenericSchema | JsonSchema;
+  readonly resume: ValibotSchema | JsonSchema;
   /** Data the human needs to decide; must be JSON. */
   readonly payload?: unknown;
 }
@@ -50,7 +50,7 @@ export class SuspendRequest {
   /** Why a human is needed. */
   readonly reason: string;
   /** The answer's schema. */
-  readonly resume: GenericSchema | JsonSchema;
+  readonly resume: ValibotSchema | JsonSchema;
   /** Data the human needs. */
   readonly payload: unknown;
 

@@ -1,0 +1,417 @@
+/**
+ * The runtime conformance script: the public core exercised the way an
+ * agent loop uses it, with no runtime-specific API. It imports the module
+ * through the one specifier `@salvor/tools`, so the same file runs against
+ * the TypeScript source (Deno) and the built bundle (Node.js, Bun, workerd,
+ * Vercel's edge runtime). Printing and exit codes belong to the per-runtime
+ * harnesses beside it.
+ *
+ * @module
+ */
+
+import {
+  defineJsonTool,
+  defineTool,
+  describeTool,
+  type DynTool,
+  type ExecutionEvent,
+  HandlerError,
+  RegistryError,
+  RetryPolicy,
+  suspend,
+  type TerminalEvent,
+  toolFailure,
+  ToolSet,
+} from "@salvor/tools";
+import * as v from "valibot";
+
+/** The outcome of one check. */
+export interface CheckResult {
+  /** What the check shows, as a sentence. */
+  readonly name: string;
+  /** Whether it held. */
+  readonly ok: boolean;
+  /** Why it failed. */
+  readonly detail?: string;
+}
+
+/** Every check's outcome, and the lines a harness prints. */
+export interface ConformanceReport {
+  /** One result a check. */
+  readonly results: readonly CheckResult[];
+  /** How many checks held. */
+  readonly passed: number;
+  /** How many did not. */
+  readonly failed: number;
+  /** One line a check, then the closing `<runtime>: N passed, N failed` line. */
+  readonly lines: readonly string[];
+}
+
+interface Check {
+  readonly name: string;
+  readonly run: () => Promise<void> | void;
+}
+
+/** A check that runs longer than this failed: a hang must never stop the report. */
+const CHECK_DEADLINE_MS = 10_000;
+
+function fail(message: string): never {
+  throw new Error(message);
+}
+
+function expectEqual(actual: unknown, expected: unknown, what: string): void {
+  const seen = JSON.stringify(actual);
+  const wanted = JSON.stringify(expected);
+  if (seen !== wanted) fail(`${what}: expected ${wanted}, got ${seen}`);
+}
+
+function expectFailure(end: TerminalEvent, kind: string) {
+  if (end.type !== "failed") fail(`expected a ${kind} failure, got a ${end.type} terminal`);
+  expectEqual(end.failure.kind, kind, "failure kind");
+  return end.failure;
+}
+
+function expectOutput(end: TerminalEvent): unknown {
+  if (end.type !== "output") {
+    fail(`expected an output, got ${end.type === "failed" ? `${end.failure.kind}: ${end.failure.message}` : end.type}`);
+  }
+  return end.result.output;
+}
+
+/** Builds a fresh set of tools for each check, so no check sees another's state. */
+function fixture() {
+  const runs = { readFile: 0 };
+  const readFile = defineTool({
+    name: "read_file",
+    description: "Read a UTF-8 text file.",
+    input: v.object({ path: v.pipe(v.string(), v.trim(), v.minLength(1)) }),
+    output: v.object({ text: v.string() }),
+    effects: ["fs.read"],
+    run: (input) => {
+      runs.readFile++;
+      return { text: `contents of ${input.path}` };
+    },
+  });
+  const add = defineJsonTool<{ a: number; b: number }>({
+    name: "add",
+    description: "Add two numbers.",
+    inputSchema: {
+      type: "object",
+      properties: { a: { type: "number" }, b: { type: "number" } },
+      required: ["a", "b"],
+      additionalProperties: false,
+    },
+    outputSchema: { type: "object", properties: { sum: { type: "number" } }, required: ["sum"] },
+    effects: [],
+    run: ({ a, b }) => ({ sum: a + b }),
+  });
+  const writeFile = defineTool({
+    name: "write_file",
+    description: "Write a file, after a person confirms.",
+    input: v.object({ path: v.string(), text: v.string() }),
+    effects: ["fs.write"],
+    run: (input, ctx) => {
+      if (ctx.resume === undefined) {
+        return suspend({
+          reason: `Overwrite ${input.path}?`,
+          resume: v.object({ approved: v.boolean() }),
+          payload: { path: input.path },
+        });
+      }
+      return { written: (ctx.resume as { approved: boolean }).approved ? input.text.length : 0 };
+    },
+  });
+  const count = defineJsonTool({
+    name: "count",
+    description: "Count to three, reporting progress.",
+    inputSchema: { type: "object" },
+    effects: [],
+    run: async (_input, ctx) => {
+      for (let step = 1; step <= 3; step++) {
+        await Promise.resolve();
+        ctx.progress({ progress: step, total: 3, message: `step ${step}` });
+      }
+      return { counted: 3 };
+    },
+  });
+  const signals: AbortSignal[] = [];
+  const fetchPage = defineJsonTool({
+    name: "fetch_page",
+    description: "Fetch a page; never answers, so only a timeout or cancellation ends it.",
+    inputSchema: { type: "object" },
+    effects: ["network.request"],
+    run: (_input, ctx) => {
+      signals.push(ctx.signal);
+      return new Promise((_resolve, reject) => {
+        ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true });
+      });
+    },
+  });
+  const flaky = defineJsonTool({
+    name: "flaky",
+    description: "Fails with a message for the model.",
+    inputSchema: { type: "object" },
+    effects: ["external.read"],
+    run: () => {
+      throw new HandlerError("upstream answered 503", {
+        code: "unavailable",
+        retryable: true,
+        modelText: "The service is busy; try again shortly.",
+      });
+    },
+  });
+  const tools = new ToolSet().register(readFile, add, writeFile, count, fetchPage, flaky);
+  return { tools, runs, signals, readFile, add, writeFile };
+}
+
+const checks: readonly Check[] = [
+  {
+    name: "defineTool derives a JSON Schema object schema from Valibot",
+    run: () => {
+      const { readFile } = fixture();
+      const schema = readFile.descriptor.inputSchema as Record<string, unknown>;
+      expectEqual(schema.type, "object", "type");
+      expectEqual(schema.required, ["path"], "required");
+      expectEqual((schema.properties as Record<string, unknown>).path, { type: "string", minLength: 1 }, "path");
+      expectEqual(readFile.warnings.length, 1, "warnings (the trim is not in the schema)");
+    },
+  },
+  {
+    name: "register() is atomic: a batch with a duplicate name adds nothing",
+    run: () => {
+      const { add } = fixture();
+      const tools = new ToolSet();
+      let thrown: unknown;
+      try {
+        tools.register(add, add);
+      } catch (error) {
+        thrown = error;
+      }
+      if (!(thrown instanceof RegistryError)) fail(`expected a RegistryError, got ${String(thrown)}`);
+      expectEqual(thrown.name, "RegistryError", "error name");
+      expectEqual(tools.size, 0, "size");
+    },
+  },
+  {
+    name: "descriptors() lists every tool in name order with its effects",
+    run: () => {
+      const descriptors = fixture().tools.descriptors();
+      expectEqual(
+        descriptors.map((d) => d.name),
+        ["add", "count", "fetch_page", "flaky", "read_file", "write_file"],
+        "names",
+      );
+      expectEqual(descriptors.find((d) => d.name === "write_file")?.effects, ["fs.write"], "effects");
+      expectEqual(JSON.parse(JSON.stringify(descriptors)), descriptors, "descriptors as JSON");
+    },
+  },
+  {
+    name: "call() runs a typed tool from JSON string arguments, transforms applied",
+    run: async () => {
+      const end = await fixture().tools.call({ id: "c1", name: "read_file", arguments: '{"path":"  a.txt "}' });
+      expectEqual(expectOutput(end), { text: "contents of a.txt" }, "output");
+    },
+  },
+  {
+    name: "call() runs a raw JSON Schema tool and checks its output",
+    run: async () => {
+      const end = await fixture().tools.call({ id: "c1", name: "add", arguments: '{"a":2,"b":3}' });
+      expectEqual(expectOutput(end), { sum: 5 }, "output");
+      if (end.type === "output") expectEqual(end.result.content, [{ type: "text", text: '{"sum":5}' }], "content");
+    },
+  },
+  {
+    name: "call() reports invalid_input with diagnostics and never runs the handler",
+    run: async () => {
+      const { tools, runs } = fixture();
+      const failure = expectFailure(
+        await tools.call({ id: "c1", name: "read_file", arguments: '{"path":""}' }),
+        "invalid_input",
+      );
+      expectEqual(failure.diagnostics?.[0]?.path, "/path", "diagnostic path");
+      const extra = expectFailure(
+        await tools.call({ id: "c2", name: "add", arguments: '{"a":1,"b":2,"c":3}' }),
+        "invalid_input",
+      );
+      expectEqual(extra.diagnostics?.length, 1, "diagnostics for an extra property");
+      expectEqual(runs.readFile, 0, "handler runs");
+    },
+  },
+  {
+    name: "call() reports invalid_input for malformed JSON and a 300 KiB payload",
+    run: async () => {
+      const { tools } = fixture();
+      expectFailure(await tools.call({ id: "c1", name: "add", arguments: '{"a":1,' }), "invalid_input");
+      const big = JSON.stringify({ path: "x".repeat(300 * 1024) });
+      expectFailure(await tools.call({ id: "c2", name: "read_file", arguments: big }), "invalid_input");
+    },
+  },
+  {
+    name: "call() reports not_found for an unknown tool, with text for the model",
+    run: async () => {
+      const failure = expectFailure(
+        await fixture().tools.call({ id: "c1", name: "rm_rf", arguments: "{}" }),
+        "not_found",
+      );
+      if (!failure.modelText.includes("rm_rf")) fail(`model text does not name the tool: ${failure.modelText}`);
+    },
+  },
+  {
+    name: "stream() yields progress events, then exactly one output terminal",
+    run: async () => {
+      const types: string[] = [];
+      const steps: unknown[] = [];
+      for await (const event of fixture().tools.stream({ id: "c1", name: "count", arguments: "" })) {
+        types.push(event.type);
+        if (event.type === "progress") steps.push(event.progress);
+      }
+      expectEqual(types, ["progress", "progress", "progress", "output"], "event types");
+      expectEqual(steps, [1, 2, 3], "progress values");
+    },
+  },
+  {
+    name: "call() times out a hung tool, aborts its signal and marks a write uncertain",
+    run: async () => {
+      const { tools, signals } = fixture();
+      const failure = expectFailure(
+        await tools.call({ id: "c1", name: "fetch_page", arguments: "{}" }, { timeoutMs: 20 }),
+        "timeout",
+      );
+      expectEqual(failure.uncertain, true, "uncertain");
+      expectEqual(signals.map((signal) => signal.aborted), [true], "handler signal aborted");
+    },
+  },
+  {
+    name: "call() ends as cancelled when the caller aborts",
+    run: async () => {
+      const controller = new AbortController();
+      const pending = fixture().tools.call({ id: "c1", name: "fetch_page" }, { signal: controller.signal });
+      controller.abort();
+      expectFailure(await pending, "cancelled");
+    },
+  },
+  {
+    name: "a suspended call survives JSON and resumes in a fresh ToolSet",
+    run: async () => {
+      const parked = await fixture().tools.call({
+        id: "c1",
+        name: "write_file",
+        arguments: '{"path":"notes.txt","text":"hello"}',
+      });
+      if (parked.type !== "suspended") fail(`expected a suspension, got ${parked.type}`);
+      const record = JSON.parse(JSON.stringify(parked.suspended));
+      expectEqual(record.payload, { path: "notes.txt" }, "payload");
+      const later = fixture().tools;
+      const refused = await later.resume(record, { approved: "yes" });
+      expectFailure(refused, "invalid_input");
+      expectEqual(expectOutput(await later.resume(record, { approved: true })), { written: 5 }, "output");
+    },
+  },
+  {
+    name: "a HandlerError becomes a handler failure that keeps its model text",
+    run: async () => {
+      const failure = expectFailure(await fixture().tools.call({ id: "c1", name: "flaky" }), "handler");
+      expectEqual(failure.modelText, "The service is busy; try again shortly.", "model text");
+      expectEqual(failure.retryable, true, "retryable");
+    },
+  },
+  {
+    name: "a tool that breaks the stream contract ends as a contract failure",
+    run: async () => {
+      const twice: DynTool = {
+        descriptor: describeTool({
+          name: "twice",
+          description: "Answers twice.",
+          inputSchema: { type: "object" },
+          effects: [],
+        }),
+        async *execute(): AsyncGenerator<ExecutionEvent> {
+          yield { type: "output", result: { content: [] } };
+          yield { type: "output", result: { content: [] } };
+        },
+      };
+      const end = await new ToolSet().register(twice).call({ id: "c1", name: "twice" });
+      expectFailure(end, "contract");
+    },
+  },
+  {
+    name: "RetryPolicy retries a failed read with backoff and never a timed-out write",
+    run: async () => {
+      const { tools } = fixture();
+      const policy = new RetryPolicy({ baseDelayMs: 100, random: () => 0.5 });
+      const read = tools.get("flaky")!.descriptor;
+      const flaky = expectFailure(await tools.call({ id: "c1", name: "flaky" }), "handler");
+      expectEqual(policy.decide(read, flaky, 1), { retry: true, delayMs: 75, sameIdempotencyKey: false }, "first");
+      expectEqual(policy.decide(read, flaky, 3).retry, false, "after max attempts");
+      const write = tools.get("write_file")!.descriptor;
+      const timedOut = toolFailure("timeout", "timed out", { uncertain: true });
+      expectEqual(policy.decide(write, timedOut, 1).retry, false, "write");
+    },
+  },
+  {
+    name: "plan() runs reads together, a write alone, and refuses unknown tools",
+    run: () => {
+      const plan = fixture().tools.plan([
+        { id: "1", name: "read_file" },
+        { id: "2", name: "add" },
+        { id: "3", name: "write_file" },
+        { id: "4", name: "read_file" },
+        { id: "5", name: "nope" },
+      ]);
+      expectEqual(plan.waves.map((wave) => wave.map((call) => call.id)), [["1", "2"], ["3"], ["4"]], "waves");
+      expectEqual(plan.refused.map((refused) => [refused.call.id, refused.reason]), [["5", "not_found"]], "refused");
+    },
+  },
+];
+
+async function runCheck(check: Check): Promise<CheckResult> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_DEADLINE_MS} ms`)), CHECK_DEADLINE_MS);
+  });
+  try {
+    await Promise.race([Promise.resolve().then(check.run), deadline]);
+    return { name: check.name, ok: true };
+  } catch (error) {
+    return { name: check.name, ok: false, detail: error instanceof Error ? error.message : String(error) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Runs every check in order and reports each one.
+ *
+ * @param runtime The runtime's name, printed on the closing line.
+ * @returns The results and the lines to print.
+ */
+export async function runConformance(runtime: string): Promise<ConformanceReport> {
+  const results: CheckResult[] = [];
+  for (const check of checks) results.push(await runCheck(check));
+  const failed = results.filter((result) => !result.ok).length;
+  const passed = results.length - failed;
+  return {
+    results,
+    passed,
+    failed,
+    lines: [
+      ...results.map((result) => result.ok ? `ok   ${result.name}` : `FAIL ${result.name}: ${result.detail}`),
+      `${runtime}: ${passed} passed, ${failed} failed`,
+    ],
+  };
+}
+
+/**
+ * Runs every check and answers with the report as plain text: status 200
+ * when all held, 500 otherwise. For runtimes that run the checks when fetched.
+ *
+ * @param runtime The runtime's name, printed on the closing line.
+ * @returns The response to send.
+ */
+export async function conformanceResponse(runtime: string): Promise<Response> {
+  const report = await runConformance(runtime);
+  return new Response(`${report.lines.join("\n")}\n`, {
+    status: report.failed === 0 ? 200 : 500,
+    headers: { "content-type": "text/plain; charset=utf-8" },
+  });
+}
