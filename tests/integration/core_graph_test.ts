@@ -1,0 +1,80 @@
+// The core (mod.ts and everything it imports) must run on edge runtimes and
+// in browsers: no `node:` module and nothing from the MCP SDK in its graph.
+
+import assert from "node:assert/strict";
+
+interface GraphModule {
+  readonly specifier: string;
+  readonly kind?: string;
+  readonly dependencies?: readonly { readonly specifier: string }[];
+}
+
+interface Graph {
+  readonly modules: readonly GraphModule[];
+  readonly npmPackages: Readonly<Record<string, { readonly dependencies?: readonly string[] }>>;
+}
+
+const ROOT = new URL("../../", import.meta.url);
+const CORE_NPM = ["valibot", "@valibot/to-json-schema", "@cfworker/json-schema"];
+
+async function coreGraph(): Promise<Graph> {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "mod.ts"],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(code, 0, new TextDecoder().decode(stderr));
+  return JSON.parse(new TextDecoder().decode(stdout));
+}
+
+/** `npm:/valibot@1.5.0` → `valibot`; `npm:/@scope/name@1.0.0` → `@scope/name`. */
+function npmName(specifier: string): string {
+  const bare = specifier.replace(/^npm:\/?/, "");
+  return bare.slice(0, bare.indexOf("@", 1));
+}
+
+/** Every npm package the graph's npm modules pull in, by name. */
+function npmClosure(graph: Graph): Set<string> {
+  const byName = new Map<string, string[]>();
+  for (const id of Object.keys(graph.npmPackages)) {
+    const name = npmName(id);
+    byName.set(name, [...byName.get(name) ?? [], id]);
+  }
+  const names = new Set<string>();
+  const queue = graph.modules.filter((m) => m.specifier.startsWith("npm:")).flatMap((m) =>
+    byName.get(npmName(m.specifier)) ?? []
+  );
+  const seen = new Set<string>();
+  while (queue.length > 0) {
+    const id = queue.pop()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    names.add(npmName(id));
+    queue.push(...graph.npmPackages[id]?.dependencies ?? []);
+  }
+  return names;
+}
+
+Deno.test("mod.ts's import graph reaches no node: module and nothing from the MCP SDK", async () => {
+  const graph = await coreGraph();
+  const specifiers = graph.modules.flatMap((m) => [m.specifier, ...(m.dependencies ?? []).map((d) => d.specifier)]);
+  const node = [
+    ...specifiers.filter((s) => s.startsWith("node:")),
+    ...graph.modules.filter((m) => m.kind === "node").map((m) => m.specifier),
+  ];
+  assert.deepEqual(node, [], "the core imports node: modules");
+  const mcp = specifiers.filter((s) => s.includes("@modelcontextprotocol"));
+  assert.deepEqual(mcp, [], "the core imports the MCP SDK");
+  const packages = [...npmClosure(graph)];
+  assert.deepEqual(packages.filter((name) => name.startsWith("@modelcontextprotocol/")), []);
+});
+
+Deno.test("mod.ts's import graph does find the core's npm dependencies, so the check above is not vacuous", async () => {
+  const graph = await coreGraph();
+  const npm = graph.modules.filter((m) => m.specifier.startsWith("npm:")).map((m) => npmName(m.specifier)).sort();
+  assert.deepEqual(npm, [...CORE_NPM].sort());
+  const closure = npmClosure(graph);
+  for (const name of CORE_NPM) assert.ok(closure.has(name), name);
+  assert.ok(graph.modules.some((m) => m.specifier.endsWith("/src/tool_set.ts")));
+});
