@@ -49,3 +49,8 @@ export * from "./src/valibot_schema.ts";
 export * from "./src/tool_set.ts";
 export * from "./src/schedule.ts";
 export * from "./src/retry.ts";
+export * from "./src/projection.ts";
+export * from "./src/projection_openai.ts";
+export * from "./src/projection_anthropic.ts";
+export * from "./src/projection_gemini.ts";
+export * from "./src/projection_mcp.ts";
