@@ -127,5 +127,6 @@ export function connectMcpServer(options: McpServerOptions): Promise<McpServerCo
     },
     exitProblem: () => transport.exit,
     stderr: () => transport.stderr,
+    pid: () => transport.pid,
   });
 }

@@ -120,6 +120,8 @@ export interface ServerProcessInfo {
   exitProblem(): string | undefined;
   /** The tail of its stderr. */
   stderr(): string;
+  /** Its process id, also its process group's id, once it started. */
+  pid(): number | undefined;
 }
 
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
@@ -278,6 +280,15 @@ export class McpServerConnection implements AsyncDisposable {
   /** Whether the connection is closed or the server is gone; calls then fail at once as `unavailable`. */
   get closed(): boolean {
     return this.#lost !== undefined;
+  }
+
+  /**
+   * The id of the server's process, which is also the id of the process
+   * group it runs in (kept after it exits, to check nothing of it is left);
+   * `undefined` for servers that are not processes.
+   */
+  get pid(): number | undefined {
+    return this.#process?.pid();
   }
 
   /** The tail of what the server wrote to stderr (bounded); "" for servers that are not processes. */

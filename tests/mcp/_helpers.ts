@@ -1,0 +1,134 @@
+// Shared by the MCP tests: how to start the servers they talk to, and how
+// to prove that no process of theirs is left behind.
+
+import { spawn } from "node:child_process";
+import process from "node:process";
+import { connectMcpServer, type McpConnectionOptions, type McpServerConnection } from "../../mcp.ts";
+
+/** The reference server, pinned. */
+export const EVERYTHING = "@modelcontextprotocol/server-everything@2026.8.31";
+
+const FIXTURE = new URL("./fixtures/scripted_server.ts", import.meta.url).pathname;
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+/** What a spawned server needs beyond the safe base environment. */
+export function serverEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of ["DENO_DIR", "NPM_CONFIG_CACHE", "npm_config_cache", "XDG_CACHE_HOME"]) {
+    const value = Deno.env.get(key);
+    if (value !== undefined) env[key] = value;
+  }
+  return env;
+}
+
+/** Connects to the scripted fixture server running the given script. */
+export function connectFixture(
+  script: string,
+  options: Partial<McpConnectionOptions> = {},
+): Promise<McpServerConnection> {
+  return connectMcpServer({
+    name: "fixture",
+    command: Deno.execPath(),
+    args: ["run", "--allow-all", "--no-prompt", FIXTURE, script],
+    cwd: ROOT,
+    env: serverEnv(),
+    ...options,
+  });
+}
+
+/** Connects to server-everything over stdio, spawned through npx. */
+export function connectEverythingStdio(options: Partial<McpConnectionOptions> = {}): Promise<McpServerConnection> {
+  return connectMcpServer({
+    name: "everything",
+    command: "npx",
+    args: ["-y", EVERYTHING, "stdio"],
+    env: serverEnv(),
+    connectTimeoutMs: 60_000,
+    ...options,
+  });
+}
+
+/** A loopback port nothing listens on right now. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+/** A server process the test started itself, in its own process group. */
+export interface StartedServer extends AsyncDisposable {
+  readonly url: string;
+  readonly pgid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts server-everything's Streamable HTTP transport on a loopback port and waits until it listens. */
+export async function startEverythingHttp(): Promise<StartedServer> {
+  const port = freePort();
+  const child = spawn("npx", ["-y", EVERYTHING, "streamableHttp"], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
+  let output = "";
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server-everything did not listen in time: ${output}`)), 60_000);
+    const read = (chunk: Uint8Array) => {
+      output += new TextDecoder().decode(chunk);
+      if (output.includes(`port ${port}`)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on("data", read);
+    child.stderr!.on("data", read);
+    child.once("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+  const pgid = child.pid!;
+  const stop = async () => {
+    try {
+      process.kill(-pgid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+    await exited;
+    child.stdout!.destroy();
+    child.stderr!.destroy();
+  };
+  return { url: `http://127.0.0.1:${port}/mcp`, pgid, stop, [Symbol.asyncDispose]: stop };
+}
+
+/** The process ids in a process group, from ps. */
+export async function groupMembers(pgid: number): Promise<number[]> {
+  const { stdout } = await new Deno.Command("ps", { args: ["-eo", "pid=,pgid=,stat="], stdout: "piped" }).output();
+  return new TextDecoder().decode(stdout).split("\n").flatMap((line) => {
+    const [pid, group, stat] = line.trim().split(/\s+/);
+    // A zombie is already dead; only its parent's wait is missing.
+    return Number(group) === pgid && !stat?.startsWith("Z") ? [Number(pid)] : [];
+  });
+}
+
+/** Waits (up to 3 s) until no process of the group is left, and tells what is left. */
+export async function survivors(pgid: number): Promise<number[]> {
+  let members = await groupMembers(pgid);
+  for (let i = 0; i < 30 && members.length > 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    members = await groupMembers(pgid);
+  }
+  return members;
+}
+
+/** The live child processes of this test process (ps itself aside), from ps. */
+export async function livingChildren(): Promise<number[]> {
+  const { stdout } = await new Deno.Command("ps", { args: ["-eo", "pid=,ppid=,stat=,comm="], stdout: "piped" })
+    .output();
+  return new TextDecoder().decode(stdout).split("\n").flatMap((line) => {
+    const [pid, ppid, stat, comm] = line.trim().split(/\s+/);
+    return Number(ppid) === Deno.pid && !stat?.startsWith("Z") && comm !== "ps" ? [Number(pid)] : [];
+  });
+}
