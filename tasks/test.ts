@@ -9,7 +9,7 @@ interface Step {
 const steps: readonly Step[] = [
   { name: "format", args: ["fmt", "--check"] },
   { name: "lint", args: ["lint"] },
-  { name: "type check", args: ["check", "mod.ts", "src/", "tests/", "tasks/"] },
+  { name: "type check", args: ["check", "mod.ts", "src/", "tests/", "tasks/", "examples/"] },
   // The core's tests get no permissions at all: that is the proof it does no IO.
   { name: "core tests (no permissions)", args: ["test", "--no-prompt", "tests/core/"] },
   { name: "doc tests", args: ["test", "--no-prompt", "--doc", "mod.ts", "src/"] },
@@ -17,6 +17,8 @@ const steps: readonly Step[] = [
     name: "integration tests",
     args: ["test", "--no-prompt", "--allow-read", "--allow-env", "--allow-run", "tests/integration/"],
   },
+  // The demo, run end to end as a user runs it (it spawns an MCP server and writes a file).
+  { name: "demo tests", args: ["test", "--allow-all", "tests/examples/"] },
   { name: "publish dry run", args: ["publish", "--dry-run", "--allow-dirty"] },
 ];
 
