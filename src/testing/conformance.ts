@@ -240,7 +240,8 @@ function streamBreaches(log: StreamLog): Partial<Record<ConformanceRuleName, str
  * exception. It depends on no test runner.
  *
  * The rules: `descriptor_valid` (the descriptor passes the spec checks
- * and registers); `valid_input_accepted` and `invalid_input_rejected`;
+ * and registers); `valid_input_accepted` (every valid case reaches the
+ * tool) and `invalid_input_rejected`;
  * `invalid_input_never_executes`; `exactly_one_terminal`,
  * `nothing_after_terminal`, `stream_never_throws` and `events_well_formed`
  * (judged on the raw stream; an event the registry refused counts against
@@ -296,7 +297,7 @@ export async function checkToolConformance(
   const verdicts = new Map(
     ([
       ["descriptor_valid", "The descriptor passed the spec checks and registered"],
-      ["valid_input_accepted", "Every valid case got past input validation"],
+      ["valid_input_accepted", "Every valid case reached the tool"],
       ["invalid_input_rejected", "Every invalid case ended invalid_input"],
       ["invalid_input_never_executes", "No invalid case reached execute"],
       ["exactly_one_terminal", "Every stream that finished yielded exactly one terminal event"],
@@ -370,7 +371,7 @@ export async function checkToolConformance(
     } else {
       judge(
         "valid_input_accepted",
-        failure?.kind === "invalid_input" ? at(`was refused: ${failure.modelText.split("\n").join(" ")}`) : undefined,
+        log ? undefined : at(`ended ${describeTerminal(terminal)} before reaching the tool`),
       );
     }
     if (log) {
