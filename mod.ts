@@ -54,3 +54,4 @@ export * from "./src/projection_openai.ts";
 export * from "./src/projection_anthropic.ts";
 export * from "./src/projection_gemini.ts";
 export * from "./src/projection_mcp.ts";
+export * from "./src/standard_schema.ts";

@@ -14,7 +14,10 @@ import { compileSchema, type JsonSchema } from "./schema.ts";
 import { describeTool, type ToolDescriptor, type ToolSpec } from "./spec.ts";
 import { SuspendRequest } from "./suspend.ts";
 import { deriveJsonSchema, parseWithValibot } from "./_valibot.ts";
-import type { SchemaInput, SchemaOutput, ValibotSchema } from "./valibot_schema.ts";
+import type { ValibotSchema } from "./valibot_schema.ts";
+import type { StandardSchema, ToolSchema, ToolSchemaInput, ToolSchemaOutput } from "./standard_schema.ts";
+import { isStandardSchema, ownJsonSchema, parseWithStandard, type SchemaSide } from "./_standard_schema.ts";
+import type { ParseResult } from "./dyn.ts";
 import { markChecked } from "./_checked.ts";
 import { parserFor } from "./_parser.ts";
 
@@ -35,17 +38,28 @@ export type ToolMetadata = Omit<ToolSpec, "inputSchema" | "outputSchema">;
 
 /** Options for {@linkcode defineTool}. */
 export interface DefineToolOptions<
-  In extends ValibotSchema,
-  Out extends ValibotSchema | undefined,
+  In extends ToolSchema,
+  Out extends ToolSchema | undefined,
 > extends ToolMetadata {
-  /** The Valibot schema of the arguments: an object schema. The source of truth. */
+  /**
+   * The schema of the arguments, an object schema: Valibot, or any
+   * Standard Schema v1 (zod 4, ArkType, ...). The source of truth.
+   */
   readonly input: In;
-  /** The Valibot schema of the structured output, when there is one. */
+  /** The schema of the structured output, when there is one. */
   readonly output?: Out;
+  /**
+   * The JSON Schema a model sees for a Standard Schema input, when the
+   * schema offers no conversion of its own or to replace it. Not for a
+   * Valibot input, whose JSON Schema is always derived.
+   */
+  readonly inputJsonSchema?: JsonSchema;
+  /** As `inputJsonSchema`, for a Standard Schema output. */
+  readonly outputJsonSchema?: JsonSchema;
   /** The handler. */
   readonly run: Handler<
-    SchemaOutput<In>,
-    Out extends ValibotSchema ? SchemaInput<Out> : unknown
+    ToolSchemaOutput<In>,
+    Out extends ToolSchema ? ToolSchemaInput<Out> : unknown
   >;
 }
 
@@ -119,6 +133,53 @@ function deriveOrRefuse(name: string, label: string, schema: ValibotSchema) {
   return derived;
 }
 
+function isToolSchema(value: unknown): value is ToolSchema {
+  return isValibotSchema(value) || isStandardSchema(value);
+}
+
+/** One side of a typed tool: the JSON Schema a model sees, the parser, and what the schema cannot show. */
+interface TypedSide {
+  readonly jsonSchema: JsonSchema;
+  readonly warnings: readonly string[];
+  readonly parse: (value: unknown) => ParseResult | Promise<ParseResult>;
+}
+
+function sideOf(name: string, side: SchemaSide, schema: ToolSchema, explicit: JsonSchema | undefined): TypedSide {
+  const field = `${side}JsonSchema`;
+  if (isValibotSchema(schema)) {
+    if (explicit !== undefined) {
+      throw new InvalidSpecError(
+        `Cannot define "${name}" as ${field} is for Standard Schemas: current value is given for a Valibot ${side}, whose JSON Schema is derived`,
+        { path: `/${field}` },
+      );
+    }
+    const derived = deriveOrRefuse(name, side, schema);
+    return { ...derived, parse: (value) => parseWithValibot(schema, value) };
+  }
+  const standard = schema as StandardSchema;
+  let jsonSchema = explicit;
+  if (jsonSchema === undefined) {
+    try {
+      jsonSchema = ownJsonSchema(standard, side);
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      throw new InvalidSpecError(
+        `Cannot define "${name}" as its ${side} schema cannot convert itself to JSON Schema (pass ${field}): ${detail}`,
+        { path: `/${side}` },
+      );
+    }
+  }
+  if (jsonSchema === undefined) {
+    throw new InvalidSpecError(
+      `Cannot define "${name}" as its ${
+        String(standard["~standard"].vendor)
+      } ${side} schema offers no JSON Schema conversion: current value is no ${field} either`,
+      { path: `/${field}` },
+    );
+  }
+  return { jsonSchema, warnings: [], parse: (value) => parseWithStandard(standard, value) };
+}
+
 function resumeSchemaFor(name: string) {
   return (resume: SuspendRequest["resume"]): JsonSchema =>
     isValibotSchema(resume) ? deriveOrRefuse(name, "resume schema", resume).jsonSchema : resume;
@@ -154,12 +215,18 @@ function metadataOf(options: ToolMetadata): ToolMetadata {
 }
 
 /**
- * Defines a typed tool from Valibot schemas. The JSON Schema a model sees
- * is derived from the input schema (Draft 2020-12); Valibot stays the
- * source of truth, so transforms and defaults apply before the handler
- * runs. An input that JSON cannot carry (a `Date`, `Map`, function, ...)
- * is refused; transforms and checks that JSON Schema cannot express are
- * listed in `warnings`.
+ * Defines a typed tool from Valibot schemas or any Standard Schema v1
+ * (zod 4, ArkType, ...). For Valibot, the JSON Schema a model sees is
+ * derived from the input schema (Draft 2020-12); Valibot stays the source
+ * of truth, so transforms and defaults apply before the handler runs. An
+ * input that JSON cannot carry (a `Date`, `Map`, function, ...) is
+ * refused; transforms and checks that JSON Schema cannot express are
+ * listed in `warnings`. A Standard Schema validates through
+ * `~standard.validate` (sync or async), its issues become the same
+ * diagnostics, and its JSON Schema comes from `inputJsonSchema` when given,
+ * else from its own conversion (`~standard.jsonSchema`, zod's
+ * `toJSONSchema()`, ArkType's `toJsonSchema()`); with neither, the
+ * definition is refused.
  *
  * @param options The spec fields, the schemas and the handler.
  * @returns The typed tool, ready to register.
@@ -188,27 +255,61 @@ function metadataOf(options: ToolMetadata): ToolMetadata {
  * assert.equal(end.type, "output");
  * if (end.type === "output") assert.deepEqual(end.result.output, { text: "HI" });
  * ```
+ *
+ * @example Any Standard Schema, with the JSON Schema a model sees
+ * ```ts
+ * import { defineTool, type StandardSchema, ToolSet } from "@salvor/tools";
+ * import assert from "node:assert/strict";
+ *
+ * // A hand-made Standard Schema; zod 4 and ArkType schemas fit the same slot.
+ * const city: StandardSchema<{ city: string }> = {
+ *   "~standard": {
+ *     version: 1,
+ *     vendor: "example",
+ *     validate: (value) =>
+ *       typeof (value as { city?: unknown }).city === "string"
+ *         ? { value: value as { city: string } }
+ *         : { issues: [{ message: "Expected a city name", path: ["city"] }] },
+ *   },
+ * };
+ * const weather = defineTool({
+ *   name: "weather",
+ *   description: "Tomorrow's weather in a city.",
+ *   input: city,
+ *   inputJsonSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+ *   effects: ["network.request"],
+ *   run: (input) => ({ forecast: `sunny in ${input.city}` }),
+ * });
+ * const end = await new ToolSet().register(weather).call({ id: "1", name: "weather", arguments: "{}" });
+ * assert.equal(end.type === "failed" && end.failure.diagnostics?.[0].keyword, "required");
+ * ```
  */
 export function defineTool<
-  In extends ValibotSchema,
-  Out extends ValibotSchema | undefined = undefined,
+  In extends ToolSchema,
+  Out extends ToolSchema | undefined = undefined,
 >(
   options: DefineToolOptions<In, Out>,
 ): TypedTool<
-  SchemaOutput<In>,
-  Out extends ValibotSchema ? SchemaOutput<Out> : unknown
+  ToolSchemaOutput<In>,
+  Out extends ToolSchema ? ToolSchemaOutput<Out> : unknown
 > {
   const name = typeof options?.name === "string" ? options.name : "a tool";
-  if (!isValibotSchema(options?.input)) {
+  if (!isToolSchema(options?.input)) {
     throw new InvalidSpecError(
-      `Cannot define "${name}" as input must be a Valibot schema`,
+      `Cannot define "${name}" as input must be a Valibot schema or a Standard Schema`,
       { path: "/input" },
     );
   }
-  if (options.output !== undefined && !isValibotSchema(options.output)) {
+  if (options.output !== undefined && !isToolSchema(options.output)) {
     throw new InvalidSpecError(
-      `Cannot define "${name}" as output must be a Valibot schema`,
+      `Cannot define "${name}" as output must be a Valibot schema or a Standard Schema`,
       { path: "/output" },
+    );
+  }
+  if (options.output === undefined && options.outputJsonSchema !== undefined) {
+    throw new InvalidSpecError(
+      `Cannot define "${name}" as outputJsonSchema describes an output schema: current value is no output`,
+      { path: "/outputJsonSchema" },
     );
   }
   if (typeof options.run !== "function") {
@@ -217,8 +318,10 @@ export function defineTool<
       { path: "/run" },
     );
   }
-  const input = deriveOrRefuse(name, "input", options.input);
-  const output = options.output ? deriveOrRefuse(name, "output", options.output) : undefined;
+  const input = sideOf(name, "input", options.input, options.inputJsonSchema);
+  const output = options.output === undefined
+    ? undefined
+    : sideOf(name, "output", options.output, options.outputJsonSchema);
   const descriptor = describeTool({
     ...metadataOf(options),
     inputSchema: input.jsonSchema,
@@ -229,19 +332,13 @@ export function defineTool<
   if (descriptor.outputSchema !== undefined) {
     compileSchema(descriptor.outputSchema, { label: "output schema" });
   }
-  const inputSchema = options.input;
-  const outputSchema = options.output;
   const run = options.run as Handler<unknown, unknown>;
   const resumeSchemaOf = resumeSchemaFor(descriptor.name);
   return markChecked({
     descriptor,
     warnings: Object.freeze([...input.warnings, ...(output?.warnings ?? [])]),
-    parseInput: (value: unknown) => parseWithValibot(inputSchema, value),
-    ...(outputSchema
-      ? {
-        parseOutput: (value: unknown) => parseWithValibot(outputSchema, value),
-      }
-      : {}),
+    parseInput: input.parse,
+    ...(output ? { parseOutput: output.parse } : {}),
     execute: (invocation: ValidatedInvocation, ctx: ToolContext) =>
       runHandler(descriptor.name, run, invocation.input, ctx, resumeSchemaOf),
   });

@@ -214,6 +214,12 @@ function optionsProblem(options: CallOptions, timeoutMs: number | undefined): st
   if (key !== undefined && (typeof key !== "string" || key === "")) {
     return `idempotencyKey must be a non-empty string: current value is ${typeof key === "string" ? '""' : typeof key}`;
   }
+  const projection: unknown = options.projection;
+  if (projection !== undefined && projection !== "openai-strict") {
+    return `projection must be "openai-strict" when given: current value is ${
+      typeof projection === "string" ? JSON.stringify(projection.slice(0, 40)) : typeof projection
+    }`;
+  }
   return undefined;
 }
 
@@ -261,6 +267,11 @@ async function parseWith(
   } catch (error) {
     return { broken: `threw: ${String(error)}` };
   }
+}
+
+/** A failure of the dispatcher itself: a bug, reported as a value. */
+function unexpected(error: unknown): TerminalEvent {
+  return failed(toolFailure("contract", `Dispatch failed unexpectedly: ${String(error)}`));
 }
 
 interface Dispatch {
@@ -583,11 +594,16 @@ export class ToolSet implements Iterable<DynTool> {
     call: ToolCall,
     options: CallOptions = {},
   ): AsyncGenerator<ToolEvent, void, undefined> {
+    yield* this.#events(this.#admit(call, options));
+  }
+
+  /** Checks a call up to its dispatch: its shape, its tool, its arguments. */
+  #admit(call: ToolCall, options: CallOptions): Dispatch | TerminalEvent {
     if (
       !isRecord(call) || typeof call.id !== "string" ||
       typeof call.name !== "string"
     ) {
-      yield failed(
+      return failed(
         toolFailure(
           "invalid_input",
           "Cannot dispatch the call as it needs a string id and name",
@@ -600,11 +616,10 @@ export class ToolSet implements Iterable<DynTool> {
           },
         ),
       );
-      return;
     }
     const entry = this.#entries.get(call.name);
     if (!entry) {
-      yield failed(
+      return failed(
         toolFailure(
           "not_found",
           `Cannot call "${call.name}" as no tool of that name is registered`,
@@ -615,21 +630,19 @@ export class ToolSet implements Iterable<DynTool> {
           },
         ),
       );
-      return;
     }
     const read = readArguments(call.arguments, this.#limits);
     if (!read.ok) {
-      yield failed(invalidInput(call.name, one(read.diagnostic)));
-      return;
+      return failed(invalidInput(call.name, one(read.diagnostic)));
     }
-    yield* this.#dispatch({
+    return {
       entry,
       callId: call.id,
       args: options.projection === "openai-strict"
         ? restoreStrictArguments(entry.descriptor.inputSchema, read.value)
         : read.value,
       options,
-    });
+    };
   }
 
   /**
@@ -650,7 +663,7 @@ export class ToolSet implements Iterable<DynTool> {
    * ```
    */
   call(call: ToolCall, options: CallOptions = {}): Promise<TerminalEvent> {
-    return this.#finish(this.stream(call, options), options);
+    return this.#settle(() => this.#admit(call, options), options);
   }
 
   /**
@@ -681,38 +694,39 @@ export class ToolSet implements Iterable<DynTool> {
     answer: unknown,
     options: CallOptions = {},
   ): AsyncGenerator<ToolEvent, void, undefined> {
+    yield* this.#events(this.#admitResume(record, answer, options));
+  }
+
+  /** Checks a parked call and its answer up to its dispatch. */
+  #admitResume(record: SuspendedCall, answer: unknown, options: CallOptions): Dispatch | TerminalEvent {
     const problem = recordProblem(record);
     if (problem) {
-      yield failed(refusedResume("the call", "the record is malformed", one(problem)));
-      return;
+      return failed(refusedResume("the call", "the record is malformed", one(problem)));
     }
     const tool = `"${record.tool}"`;
     const inputProblem = checkJsonValue(record.input, this.#limits);
     if (inputProblem) {
-      yield failed(refusedResume(
+      return failed(refusedResume(
         tool,
         "the record's input is not bounded JSON",
         one({ ...inputProblem, path: `/input${inputProblem.path}` }),
       ));
-      return;
     }
     const entry = this.#entries.get(record.tool);
     if (!entry) {
-      yield failed(
+      return failed(
         toolFailure(
           "not_found",
           `Cannot resume "${record.tool}" as no tool of that name is registered`,
         ),
       );
-      return;
     }
     if (entry.descriptor.version !== record.version) {
       const why =
         `the tool changed since the call was parked: the record is for version ${record.version} and the registered tool is version ${entry.descriptor.version}`;
-      yield failed(
+      return failed(
         refusedResume(tool, why, one({ path: "/version", keyword: "const", message: `Cannot resume as ${why}` })),
       );
-      return;
     }
     let resumeSchema: CompiledSchema;
     try {
@@ -720,27 +734,25 @@ export class ToolSet implements Iterable<DynTool> {
         label: "resume schema",
       });
     } catch (error) {
-      yield failed(refusedResume(
+      return failed(refusedResume(
         tool,
         "the record's resume schema is invalid",
         one({ path: "/resumeSchema", keyword: "schema", message: String(error) }),
       ));
-      return;
     }
     const limit = checkJsonValue(answer, this.#limits);
     const verdict = limit ? { valid: false as const, ...one(limit) } : resumeSchema.validate(answer);
     if (!verdict.valid) {
-      yield failed(refusedResume(tool, "the answer does not meet the record's resume schema", verdict));
-      return;
+      return failed(refusedResume(tool, "the answer does not meet the record's resume schema", verdict));
     }
-    yield* this.#dispatch({
+    return {
       entry,
       callId: record.callId,
       args: structuredClone(record.input) as Record<string, unknown>,
       options,
       resume: { answer: structuredClone(answer), origin: record.origin },
       idempotencyKey: options.idempotencyKey ?? record.idempotencyKey,
-    });
+    };
   }
 
   /**
@@ -778,47 +790,87 @@ export class ToolSet implements Iterable<DynTool> {
     answer: unknown,
     options: CallOptions = {},
   ): Promise<TerminalEvent> {
-    return this.#finish(this.resumeStream(record, answer, options), options);
+    return this.#settle(() => this.#admitResume(record, answer, options), options);
   }
 
-  async #finish(
-    events: AsyncIterable<ToolEvent>,
-    options: CallOptions,
-  ): Promise<TerminalEvent> {
+  /** Admits a call and runs it to its terminal, handing progress to `onProgress`. Never throws or rejects. */
+  #settle(admit: () => Dispatch | TerminalEvent, options: CallOptions): Promise<TerminalEvent> {
+    let admitted: Dispatch | TerminalEvent;
     try {
-      for await (const event of events) {
-        if (event.type !== "progress") return event;
-        try {
-          options.onProgress?.(event);
-        } catch {
-          // A failing progress callback must not fail the call.
-        }
-      }
+      admitted = admit();
     } catch (error) {
-      return failed(
-        toolFailure(
-          "contract",
-          `Dispatch failed unexpectedly: ${String(error)}`,
-        ),
-      );
+      return Promise.resolve(unexpected(error));
     }
-    return failed(
-      toolFailure("contract", "Dispatch ended without a terminal event"),
-    );
+    if ("type" in admitted) return Promise.resolve(admitted);
+    return this.#drive(admitted, (event) => {
+      try {
+        options.onProgress?.(event);
+      } catch {
+        // A failing progress callback must not fail the call.
+      }
+    });
   }
 
-  async *#dispatch(job: Dispatch): AsyncGenerator<ToolEvent, void, undefined> {
+  /**
+   * Streams an admitted call: its progress as it comes, then its terminal.
+   * A caller that stops reading cancels the call.
+   */
+  async *#events(admitted: Dispatch | TerminalEvent): AsyncGenerator<ToolEvent, void, undefined> {
+    if ("type" in admitted) {
+      yield admitted;
+      return;
+    }
+    const queue: ToolEvent[] = [];
+    let wake: (() => void) | undefined;
+    let control: CallControl | undefined;
+    let finished = false;
+    const push = (event: ToolEvent) => {
+      queue.push(event);
+      wake?.();
+    };
+    this.#drive(admitted, push, (made) => control = made).then((terminal) => {
+      finished = true;
+      push(terminal);
+    });
+    try {
+      while (true) {
+        while (queue.length > 0) {
+          const event = queue.shift()!;
+          yield event;
+          if (event.type !== "progress") return;
+        }
+        await new Promise<void>((resolve) => wake = resolve);
+        wake = undefined;
+      }
+    } finally {
+      if (!finished) control?.cancel();
+    }
+  }
+
+  /**
+   * Runs an admitted call to its one terminal, handing each progress event
+   * to `emit` as it happens. Plain promises, no stream machinery: this is
+   * the path every call takes. Never rejects.
+   */
+  async #drive(
+    job: Dispatch,
+    emit: (event: ProgressEvent) => void,
+    onControl?: (control: CallControl) => void,
+  ): Promise<TerminalEvent> {
     const { entry, options } = job;
     const name = entry.descriptor.name;
     const timeoutMs = options.timeoutMs ?? entry.descriptor.timeoutMs;
     const problem = optionsProblem(options, timeoutMs);
     if (problem) {
-      yield failed(toolFailure("contract", `Cannot dispatch "${name}" as ${problem}`));
-      return;
+      return failed(toolFailure("contract", `Cannot dispatch "${name}" as ${problem}`));
     }
-    const control = new CallControl(options.signal, timeoutMs);
+    // A stream's reader may walk away, so a streamed call can always be stopped.
+    const control = new CallControl(options.signal, timeoutMs, onControl !== undefined);
+    onControl?.(control);
     try {
-      yield* this.#run(job, control);
+      return await this.#run(job, control, emit);
+    } catch (error) {
+      return unexpected(error);
     } finally {
       control.dispose();
     }
@@ -842,20 +894,21 @@ export class ToolSet implements Iterable<DynTool> {
     return failed(toolFailure(kind, message, { modelText, uncertain }));
   }
 
-  async *#run(
+  async #run(
     job: Dispatch,
     control: CallControl,
-  ): AsyncGenerator<ToolEvent, void, undefined> {
+    emit: (event: ProgressEvent) => void,
+  ): Promise<TerminalEvent> {
     const { entry, options, args } = job;
     const { descriptor } = entry;
-    if (control.stopped) return yield this.#stopped(job, control, false);
+    if (control.stopped) return this.#stopped(job, control, false);
 
     const parsed = await control.race(parseWith(entry.parseInput, args));
-    if (parsed === STOPPED) return yield this.#stopped(job, control, false);
+    if (parsed === STOPPED) return this.#stopped(job, control, false);
     if ("broken" in parsed) {
-      return yield failed(contract(descriptor.name, `parseInput() ${parsed.broken}`));
+      return failed(contract(descriptor.name, `parseInput() ${parsed.broken}`));
     }
-    if (!parsed.ok) return yield failed(invalidInput(descriptor.name, parsed));
+    if (!parsed.ok) return failed(invalidInput(descriptor.name, parsed));
 
     let idempotencyKey = job.idempotencyKey ?? options.idempotencyKey;
     if (
@@ -863,14 +916,14 @@ export class ToolSet implements Iterable<DynTool> {
     ) {
       const key = keyAt(args, descriptor.idempotencyKey);
       if (typeof key !== "string") {
-        return yield failed(invalidInput(descriptor.name, one(key)));
+        return failed(invalidInput(descriptor.name, one(key)));
       }
       idempotencyKey = key;
     }
 
     if (job.resume?.origin === "approval") {
       if ((job.resume.answer as { approved: boolean }).approved !== true) {
-        return yield failed(
+        return failed(
           toolFailure(
             "policy_required",
             `A person denied the call to "${descriptor.name}"`,
@@ -887,7 +940,7 @@ export class ToolSet implements Iterable<DynTool> {
         try {
           decision = await control.race(gate(descriptor, parsed.value));
         } catch (error) {
-          return yield failed(
+          return failed(
             toolFailure(
               "policy_required",
               `The approval gate failed for "${descriptor.name}": ${String(error)}`,
@@ -898,10 +951,10 @@ export class ToolSet implements Iterable<DynTool> {
           );
         }
         if (decision === STOPPED) {
-          return yield this.#stopped(job, control, false);
+          return this.#stopped(job, control, false);
         }
         if (decision === "suspend") {
-          return yield {
+          return {
             type: "suspended",
             suspended: this.#record(job, idempotencyKey, {
               reason: `The call to "${descriptor.name}" needs approval`,
@@ -911,7 +964,7 @@ export class ToolSet implements Iterable<DynTool> {
           };
         }
         if (decision !== true) {
-          return yield failed(
+          return failed(
             toolFailure(
               "policy_required",
               `The approval policy refused the call to "${descriptor.name}"`,
@@ -922,7 +975,7 @@ export class ToolSet implements Iterable<DynTool> {
           );
         }
       } else if (entry.needsPolicy) {
-        return yield failed(
+        return failed(
           toolFailure(
             "policy_required",
             `Cannot run "${descriptor.name}" as it declares an unknown effect and no approval gate is set`,
@@ -940,18 +993,17 @@ export class ToolSet implements Iterable<DynTool> {
       input: parsed.value,
       idempotencyKey,
     });
-    yield* this.#execute(job, control, invocation);
+    return this.#execute(job, control, invocation, emit);
   }
 
-  async *#execute(
+  async #execute(
     job: Dispatch,
     control: CallControl,
     invocation: ValidatedInvocation,
-  ): AsyncGenerator<ToolEvent, void, undefined> {
+    emit: (event: ProgressEvent) => void,
+  ): Promise<TerminalEvent> {
     const { entry, options } = job;
     const name = entry.descriptor.name;
-    const pending: ProgressEvent[] = [];
-    let wake: (() => void) | undefined;
     let open = true;
     const ctx: ToolContext = {
       get signal() {
@@ -966,16 +1018,14 @@ export class ToolSet implements Iterable<DynTool> {
         if (typeof progress === "string") {
           throw new TypeError(`Cannot report progress as ${progress}`);
         }
-        if (!open) return;
-        pending.push(progress);
-        wake?.();
+        if (open) emit(progress);
       },
     };
     let iterator: AsyncIterator<ExecutionEvent>;
     try {
       iterator = entry.tool.execute(invocation, ctx)[Symbol.asyncIterator]();
     } catch (error) {
-      return yield failed(contract(name, `execute() threw: ${String(error)}`));
+      return failed(contract(name, `execute() threw: ${String(error)}`));
     }
     // The promise constructor also catches an iterator whose next() throws or returns no promise.
     const step = () =>
@@ -986,17 +1036,12 @@ export class ToolSet implements Iterable<DynTool> {
     let terminal: TerminalEvent | undefined;
     let ended = false;
     try {
-      let next = step();
       while (true) {
-        while (pending.length > 0) yield pending.shift()!;
-        const arrived = new Promise<"progress">((resolve) => wake = () => resolve("progress"));
-        const outcome = await control.race(Promise.race([next, arrived]));
-        wake = undefined;
-        if (outcome === STOPPED) return yield this.#stopped(job, control, true);
-        if (outcome === "progress") continue;
+        const outcome = await control.race(step());
+        if (outcome === STOPPED) return this.#stopped(job, control, true);
         if ("error" in outcome) {
           ended = true;
-          return yield failed(
+          return failed(
             terminal
               ? contract(
                 name,
@@ -1010,7 +1055,7 @@ export class ToolSet implements Iterable<DynTool> {
           break;
         }
         if (terminal) {
-          return yield failed(
+          return failed(
             contract(
               name,
               "the stream yielded an event after its terminal event",
@@ -1021,24 +1066,22 @@ export class ToolSet implements Iterable<DynTool> {
         if (isRecord(event) && event.type === "progress") {
           const progress = readProgress(event);
           if (typeof progress === "string") {
-            return yield failed(contract(name, `the stream yielded a malformed progress event: ${progress}`));
+            return failed(contract(name, `the stream yielded a malformed progress event: ${progress}`));
           }
-          pending.push(progress);
+          if (open) emit(progress);
         } else {
           // Output validation may be async (an MCP tool's parser): the timeout bounds it too.
           const checked = await control.race(this.#terminal(job, event));
-          if (checked === STOPPED) return yield this.#stopped(job, control, true);
+          if (checked === STOPPED) return this.#stopped(job, control, true);
           terminal = checked;
         }
-        next = step();
       }
       if (!terminal) {
-        return yield failed(
+        return failed(
           contract(name, "the stream ended without a terminal event"),
         );
       }
-      while (pending.length > 0) yield pending.shift()!;
-      yield terminal;
+      return terminal;
     } finally {
       open = false;
       if (!ended) {
