@@ -1,0 +1,213 @@
+// The npm build of the core, into dist/ (ignored by git):
+// - dist/mod.js: one minified ESM bundle, its dependencies inlined, made by
+//   Deno's own bundler;
+// - dist/mod.d.ts and dist/src/*.d.ts: the declarations of every module the
+//   public types reach, emitted per file by TypeScript's isolated
+//   declaration emit (the same rules as JSR's "no slow types");
+// - dist/package.json, README.md and LICENSE.
+// It prints the bundle's minified and gzipped size against the 25 KB target.
+//
+//   deno run --allow-read --allow-write --allow-run --allow-env tasks/build.ts
+
+import ts from "typescript";
+
+const TARGET_GZIP_BYTES = 25 * 1024;
+
+const root = new URL("../", import.meta.url);
+const dist = new URL("dist/", root);
+const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", root)));
+
+async function deno(args: readonly string[]): Promise<void> {
+  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: [...args],
+    cwd: root,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (code !== 0) {
+    throw new Error(
+      `Cannot build as "deno ${args.join(" ")}" failed: current output is ${new TextDecoder().decode(stderr)}`,
+    );
+  }
+}
+
+async function gzippedSize(bytes: Uint8Array<ArrayBuffer>): Promise<number> {
+  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip"));
+  return (await new Response(stream).arrayBuffer()).byteLength;
+}
+
+function kb(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KB`;
+}
+
+/** The npm version deno.json maps a bare specifier to, e.g. "valibot" → "1.5.0". */
+function npmVersion(specifier: string): string {
+  const mapped: unknown = config.imports?.[specifier];
+  const match = typeof mapped === "string" ? /^npm:(@?[^@]+)@(.+)$/.exec(mapped) : null;
+  if (!match || match[1] !== specifier) {
+    throw new Error(
+      `Cannot list "${specifier}" as a dependency of the npm package as deno.json does not map it to an npm package: current value is ${
+        JSON.stringify(mapped)
+      }`,
+    );
+  }
+  return match[2];
+}
+
+const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/** Reads one source map segment's Base64 VLQ fields. */
+function decodeSegment(segment: string): number[] {
+  const fields: number[] = [];
+  let value = 0;
+  let shift = 0;
+  for (const char of segment) {
+    const digit = BASE64.indexOf(char);
+    value += (digit & 31) << shift;
+    shift += 5;
+    if (digit & 32) continue;
+    fields.push(value & 1 ? -(value >>> 1) : value >>> 1);
+    value = 0;
+    shift = 0;
+  }
+  return fields;
+}
+
+/** Where a bundled source came from: an npm package's name, or a path in this repository. */
+function partOf(source: string): string {
+  const path = new URL(source, dist).pathname;
+  const npm = /\/(?:node_modules|registry\.npmjs\.org)\/((?:@[^/]+\/)?[^/]+)\//.exec(path);
+  if (npm) return npm[1];
+  return path.startsWith(root.pathname) ? path.slice(root.pathname.length) : path;
+}
+
+/** Counts the bundle's characters by the part of the code they came from, from its source map. */
+function bytesBySource(code: string, map: { sources: string[]; mappings: string }): Map<string, number> {
+  const parts = new Map<string, number>();
+  const lengths = code.split("\n").map((line) => line.length);
+  let source = 0;
+  for (const [index, line] of map.mappings.split(";").entries()) {
+    let column = 0;
+    let owner: string | undefined;
+    let start = 0;
+    const credit = (end: number) => {
+      if (owner !== undefined) parts.set(owner, (parts.get(owner) ?? 0) + end - start);
+    };
+    for (const segment of line.split(",")) {
+      if (segment === "") continue;
+      const [columnDelta, sourceDelta] = decodeSegment(segment);
+      column += columnDelta;
+      credit(column);
+      start = column;
+      if (sourceDelta === undefined) {
+        owner = undefined;
+      } else {
+        source += sourceDelta;
+        owner = partOf(map.sources[source]);
+      }
+    }
+    credit(lengths[index] ?? column);
+  }
+  return parts;
+}
+
+/**
+ * Emits the declarations of `entry` and of every local module they import,
+ * with `.ts` specifiers rewritten to `.js`. Returns the bare specifiers the
+ * declarations import: the npm package's dependencies.
+ */
+async function emitDeclarations(entry: string): Promise<{ files: number; bare: Set<string> }> {
+  const queue = [new URL(entry, root)];
+  const seen = new Set<string>();
+  const bare = new Set<string>();
+  while (queue.length > 0) {
+    const url = queue.shift()!;
+    if (seen.has(url.href)) continue;
+    seen.add(url.href);
+    const fileName = url.pathname.slice(root.pathname.length);
+    const { outputText, diagnostics = [] } = ts.transpileDeclaration(await Deno.readTextFile(url), {
+      fileName,
+      reportDiagnostics: true,
+      compilerOptions: { allowImportingTsExtensions: true, target: ts.ScriptTarget.ES2022 },
+    });
+    if (diagnostics.length > 0) {
+      const messages = diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, " "));
+      throw new Error(`Cannot emit declarations for ${fileName}: current problems are ${messages.join("; ")}`);
+    }
+    // preProcessFile reads real imports only, never the examples in doc comments.
+    const imports = ts.preProcessFile(outputText, true, true).importedFiles;
+    let text = "";
+    let at = 0;
+    for (const { fileName: specifier, pos } of imports) {
+      if (!specifier.startsWith(".")) {
+        bare.add(specifier);
+        continue;
+      }
+      queue.push(new URL(specifier, url));
+      const start = outputText.indexOf(specifier, pos);
+      text += outputText.slice(at, start) + specifier.replace(/\.ts$/, ".js");
+      at = start + specifier.length;
+    }
+    text += outputText.slice(at);
+    const target = new URL(fileName.replace(/\.ts$/, ".d.ts"), dist);
+    await Deno.mkdir(new URL("./", target), { recursive: true });
+    await Deno.writeTextFile(target, text);
+  }
+  return { files: seen.size, bare };
+}
+
+await Deno.remove(dist, { recursive: true }).catch((error) => {
+  if (!(error instanceof Deno.errors.NotFound)) throw error;
+});
+await Deno.mkdir(dist, { recursive: true });
+
+await deno([
+  "bundle",
+  "--quiet",
+  "--platform=browser",
+  "--format=esm",
+  "--minify",
+  "--sourcemap=external",
+  "--output=dist/mod.js",
+  "mod.ts",
+]);
+const bundle = await Deno.readFile(new URL("mod.js", dist));
+const sourceMap = new URL("mod.js.map", dist);
+// The map only serves the size report: it names paths of this machine.
+const parts = bytesBySource(new TextDecoder().decode(bundle), JSON.parse(await Deno.readTextFile(sourceMap)));
+await Deno.remove(sourceMap);
+const gzipped = await gzippedSize(bundle);
+console.log(
+  `build: dist/mod.js ${kb(bundle.byteLength)} minified, ${kb(gzipped)} minified + gzipped (${
+    gzipped < TARGET_GZIP_BYTES ? "within" : "OVER"
+  } the ${kb(TARGET_GZIP_BYTES)} target)`,
+);
+const largest = [...parts].sort((a, b) => b[1] - a[1]).slice(0, 8);
+console.log(
+  `build: largest parts, minified: ${
+    largest.map(([part, bytes]) => `${part} ${kb(bytes)} (${Math.round((bytes / bundle.byteLength) * 100)}%)`)
+      .join(", ")
+  }`,
+);
+
+const { files, bare } = await emitDeclarations("mod.ts");
+const dependencies = Object.fromEntries([...bare].sort().map((name) => [name, npmVersion(name)]));
+const manifest = {
+  name: config.name,
+  version: config.version,
+  description: "The typed tool-contract layer for TypeScript agent runtimes.",
+  license: config.license,
+  type: "module",
+  sideEffects: false,
+  types: "./mod.d.ts",
+  exports: { ".": { types: "./mod.d.ts", default: "./mod.js" } },
+  dependencies,
+  engines: { node: ">=20" },
+};
+await Deno.writeTextFile(new URL("package.json", dist), `${JSON.stringify(manifest, null, 2)}\n`);
+for (const file of ["README.md", "LICENSE"]) await Deno.copyFile(new URL(file, root), new URL(file, dist));
+console.log(
+  `build: ${files} declaration files from mod.ts; the types import ${
+    Object.entries(dependencies).map(([name, version]) => `${name}@${version}`).join(", ") || "nothing"
+  }`,
+);
