@@ -139,6 +139,6 @@ export function failureFromThrown(tool: string, thrown: unknown): ToolFailure {
     ? firstLine(thrown)
     : thrown === undefined || thrown === null
     ? `it threw ${thrown}`
-    : `it threw a ${typeof thrown}`;
+    : `it threw ${typeof thrown === "object" ? "an object" : `a ${typeof thrown}`}`;
   return toolFailure("handler", `Tool "${tool}" failed: ${detail}`);
 }
