@@ -130,6 +130,7 @@ const DEFAULT_MAX_PAGES = 100;
 // The SDK's own request timer must never fire before the ToolSet's, which
 // tells a timeout from a cancellation: the largest delay a timer accepts.
 const NO_SDK_TIMEOUT = 2 ** 31 - 1;
+const SESSION_END_MS = 1_000;
 
 interface Built {
   readonly tool: McpServerTool;
@@ -597,7 +598,10 @@ export class McpServerConnection implements AsyncDisposable {
     try {
       await client.connect(this.#transport, { signal: deadline.signal, timeout: NO_SDK_TIMEOUT });
       phase = "list";
-      this.#tools = this.#build(await this.#listAll({ signal: deadline.signal, timeout: NO_SDK_TIMEOUT }));
+      // A server that does not declare tools has none to list.
+      if (client.getServerCapabilities()?.tools) {
+        this.#tools = this.#build(await this.#listAll({ signal: deadline.signal, timeout: NO_SDK_TIMEOUT }));
+      }
     } catch (error) {
       await this.close();
       throw this.#connectError(error, phase, deadline.signal.aborted, timeoutMs);
@@ -665,8 +669,24 @@ export class McpServerConnection implements AsyncDisposable {
    */
   close(): Promise<void> {
     this.#lost ??= "the connection was closed";
-    this.#closing ??= this.#client.close().catch((error) => this.#options.onError?.(error));
+    this.#closing ??= this.#shutDown();
     return this.#closing;
+  }
+
+  async #shutDown(): Promise<void> {
+    // An HTTP session is ended on the server too, but a server that does not
+    // answer must not hold up the close.
+    const session = this.#transport as { sessionId?: string; terminateSession?: () => Promise<void> };
+    if (session.sessionId !== undefined && typeof session.terminateSession === "function") {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        session.terminateSession().catch(() => {}),
+        new Promise((resolve) => timer = setTimeout(resolve, SESSION_END_MS)),
+      ]).finally(() => clearTimeout(timer));
+    }
+    await this.#client.close().catch((error: unknown) =>
+      this.#options.onError?.(error instanceof Error ? error : new Error(String(error)))
+    );
   }
 
   /** Closes the connection, for `await using`. */
