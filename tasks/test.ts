@@ -12,7 +12,8 @@ const steps: readonly Step[] = [
   { name: "type check", args: ["check", "mod.ts", "src/", "tests/", "tasks/", "examples/"] },
   // The core's tests get no permissions at all: that is the proof it does no IO.
   { name: "core tests (no permissions)", args: ["test", "--no-prompt", "tests/core/"] },
-  { name: "doc tests", args: ["test", "--no-prompt", "--doc", "mod.ts", "src/"] },
+  // Every code block of the README runs too, so it cannot rot.
+  { name: "doc tests", args: ["test", "--no-prompt", "--doc", "mod.ts", "src/", "README.md"] },
   {
     name: "integration tests",
     args: ["test", "--no-prompt", "--allow-read", "--allow-env", "--allow-run", "tests/integration/"],
