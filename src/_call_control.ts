@@ -17,11 +17,17 @@ export class CallControl {
   #resolveStop: ((value: typeof STOPPED) => void) | undefined;
   readonly #onAbort = () => this.#halt("cancelled");
 
+  /**
+   * @param stoppable Whether `cancel()` must wake a pending `race()` even with
+   * no signal and no timeout; without it such a call races nothing, which
+   * keeps the common call on the fastest path.
+   */
   constructor(
     callerSignal: AbortSignal | undefined,
     timeoutMs: number | undefined,
+    stoppable = false,
   ) {
-    if (callerSignal === undefined && timeoutMs === undefined) return;
+    if (callerSignal === undefined && timeoutMs === undefined && !stoppable) return;
     this.#stop = new Promise((resolve) => this.#resolveStop = resolve);
     if (callerSignal?.aborted) {
       this.#halt("cancelled");
