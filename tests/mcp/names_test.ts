@@ -1,0 +1,31 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { mcpToolName } from "../../mcp.ts";
+
+Deno.test("mcpToolName() prefixes the server and replaces characters providers refuse", () => {
+  assert.equal(mcpToolName("files", "read_file"), "files__read_file");
+  assert.equal(mcpToolName("my.server", "get/item v2"), "my_server__get_item_v2");
+  assert.equal(mcpToolName("s", "ünïcode-ok"), "s___n_code-ok");
+});
+
+Deno.test("mcpToolName() shortens long names to 64 characters with a stable hash that tells them apart", () => {
+  const a = mcpToolName("server", `${"x".repeat(80)}a`);
+  const b = mcpToolName("server", `${"x".repeat(80)}b`);
+  assert.equal(a.length, 64);
+  assert.notEqual(a, b);
+  assert.equal(a, mcpToolName("server", `${"x".repeat(80)}a`));
+  assert.match(a, /^server__x+_[0-9a-f]{8}$/);
+});
+
+Deno.test("mcpToolName() refuses an empty server or tool name", () => {
+  assert.throws(() => mcpToolName("", "tool"), TypeError);
+  assert.throws(() => mcpToolName("server", ""), TypeError);
+});
+
+Deno.test("mcpToolName() always yields a provider-safe name of at most 64 characters", () => {
+  fc.assert(
+    fc.property(fc.string({ minLength: 1 }), fc.string({ minLength: 1, maxLength: 200 }), (server, tool) => {
+      assert.match(mcpToolName(server, tool), /^[A-Za-z0-9_-]{1,64}$/);
+    }),
+  );
+});
