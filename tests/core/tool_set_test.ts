@@ -766,3 +766,16 @@ Deno.test("ToolSet.call() reports at most 16 diagnostics for 40 errors, sorted b
     assert.match(failure.modelText, /and 24 more problems/);
   }
 });
+
+Deno.test("ToolSet.stream() yields exactly one failed event, and nothing else, for each kind of bad input", async () => {
+  const bad: unknown[] = ["{", "[]", '{"title":5}', { title: NaN }, JSON.stringify({ title: "x".repeat(300 * 1024) })];
+  for (const spy of spies()) {
+    for (const args of bad) {
+      const events = [];
+      for await (const event of spy.tools.stream({ id: "1", name: "save_note", arguments: args })) events.push(event);
+      assert.equal(events.length, 1);
+      assert.equal(events[0].type === "failed" && events[0].failure.kind, "invalid_input");
+    }
+    assert.deepEqual(spy.received, []);
+  }
+});
