@@ -85,6 +85,7 @@ export interface GeminiFunctionDeclaration {
 // string enums only, int64 counts written as strings). What the table drops
 // widens the schema; dispatch still checks it against the tool's own.
 const WIDENS = "Gemini function declarations do not support it; dispatch still checks it";
+const ANNOTATION = "Gemini has no such field, and it changes no validation";
 const GEMINI_TABLE: KeywordTable = {
   rules: {
     type: "special",
@@ -112,6 +113,12 @@ const GEMINI_TABLE: KeywordTable = {
     minProperties: "special",
     maxProperties: "special",
     properties: "schema_map",
+    $schema: { drop: ANNOTATION },
+    $id: { drop: ANNOTATION },
+    $comment: { drop: ANNOTATION },
+    deprecated: { drop: ANNOTATION },
+    readOnly: { drop: ANNOTATION },
+    writeOnly: { drop: ANNOTATION },
   },
   otherwise: { drop: WIDENS },
 };
@@ -301,7 +308,8 @@ function geminiNode(schema: unknown, path: string, walk: Walk): GeminiSchema {
   } else if (schema.items !== undefined) {
     out.items = project(schema.items, appendPointer(path, "items"));
   }
-  return out;
+  // The type leads, as in Gemini's own examples.
+  return out.type === undefined ? out : { type: out.type, ...out };
 }
 
 function dedupe(warnings: readonly ProjectionWarning[]): ProjectionWarning[] {
