@@ -9,15 +9,32 @@ interface Step {
 const steps: readonly Step[] = [
   { name: "format", args: ["fmt", "--check"] },
   { name: "lint", args: ["lint"] },
-  { name: "type check", args: ["check", "mod.ts", "src/", "tests/", "tasks/", "examples/"] },
+  { name: "type check", args: ["check", "mod.ts", "mcp.ts", "mcp_http.ts", "src/", "tests/", "tasks/", "examples/"] },
   // The core's tests get no permissions at all: that is the proof it does no IO.
   { name: "core tests (no permissions)", args: ["test", "--no-prompt", "tests/core/"] },
   // Every code block of the README runs too, so it cannot rot.
-  { name: "doc tests", args: ["test", "--no-prompt", "--doc", "mod.ts", "src/", "README.md"] },
+  { name: "doc tests", args: ["test", "--no-prompt", "--doc", "--ignore=src/mcp/", "mod.ts", "src/", "README.md"] },
+  // MCP examples may spawn a process, so they get the permissions that takes.
+  {
+    name: "MCP doc tests",
+    args: [
+      "test",
+      "--no-prompt",
+      "--allow-env",
+      "--allow-run",
+      "--allow-read",
+      "--doc",
+      "mcp.ts",
+      "mcp_http.ts",
+      "src/mcp/",
+    ],
+  },
   {
     name: "integration tests",
     args: ["test", "--no-prompt", "--allow-read", "--allow-env", "--allow-run", "tests/integration/"],
   },
+  // Real MCP servers (spawned and over loopback HTTP) and the MCP conformance suite.
+  { name: "MCP tests", args: ["test", "--allow-all", "tests/mcp/"] },
   // The demo, run end to end as a user runs it (it spawns an MCP server and writes a file).
   { name: "demo tests", args: ["test", "--allow-all", "tests/examples/"] },
   { name: "publish dry run", args: ["publish", "--dry-run", "--allow-dirty"] },
