@@ -1,9 +1,9 @@
 // The npm build of the core, into dist/ (ignored by git):
 // - dist/mod.js: one minified ESM bundle, its dependencies inlined, made by
 //   Deno's own bundler;
-// - dist/mod.d.ts and dist/src/*.d.ts: the declarations of every module the
-//   public types reach, emitted per file by TypeScript's isolated
-//   declaration emit (the same rules as JSR's "no slow types");
+// - dist/mod.d.ts and dist/src/*.d.ts: TypeScript's declaration emit for
+//   mod.ts and the modules it imports, under `isolatedDeclarations` (the
+//   rules of JSR's "no slow types"), with `.ts` specifiers made `.js`;
 // - dist/package.json, README.md and LICENSE.
 // It prints the bundle's minified and gzipped size against the 25 KB target.
 //
@@ -29,6 +29,10 @@ async function deno(args: readonly string[]): Promise<void> {
       `Cannot build as "deno ${args.join(" ")}" failed: current output is ${new TextDecoder().decode(stderr)}`,
     );
   }
+}
+
+function path(url: URL): string {
+  return decodeURIComponent(url.pathname);
 }
 
 async function gzippedSize(bytes: Uint8Array<ArrayBuffer>): Promise<number> {
@@ -75,10 +79,10 @@ function decodeSegment(segment: string): number[] {
 
 /** Where a bundled source came from: an npm package's name, or a path in this repository. */
 function partOf(source: string): string {
-  const path = new URL(source, dist).pathname;
-  const npm = /\/(?:node_modules|registry\.npmjs\.org)\/((?:@[^/]+\/)?[^/]+)\//.exec(path);
+  const file = path(new URL(source, dist));
+  const npm = /\/(?:node_modules|registry\.npmjs\.org)\/((?:@[^/]+\/)?[^/]+)\//.exec(file);
   if (npm) return npm[1];
-  return path.startsWith(root.pathname) ? path.slice(root.pathname.length) : path;
+  return file.startsWith(path(root)) ? file.slice(path(root).length) : file;
 }
 
 /** Counts the bundle's characters by the part of the code they came from, from its source map. */
@@ -111,49 +115,57 @@ function bytesBySource(code: string, map: { sources: string[]; mappings: string 
   return parts;
 }
 
-/**
- * Emits the declarations of `entry` and of every local module they import,
- * with `.ts` specifiers rewritten to `.js`. Returns the bare specifiers the
- * declarations import: the npm package's dependencies.
- */
-async function emitDeclarations(entry: string): Promise<{ files: number; bare: Set<string> }> {
-  const queue = [new URL(entry, root)];
-  const seen = new Set<string>();
-  const bare = new Set<string>();
-  while (queue.length > 0) {
-    const url = queue.shift()!;
-    if (seen.has(url.href)) continue;
-    seen.add(url.href);
-    const fileName = url.pathname.slice(root.pathname.length);
-    const { outputText, diagnostics = [] } = ts.transpileDeclaration(await Deno.readTextFile(url), {
-      fileName,
-      reportDiagnostics: true,
-      compilerOptions: { allowImportingTsExtensions: true, target: ts.ScriptTarget.ES2022 },
-    });
-    if (diagnostics.length > 0) {
-      const messages = diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, " "));
-      throw new Error(`Cannot emit declarations for ${fileName}: current problems are ${messages.join("; ")}`);
+/** Rewrites a declaration file's relative `.ts` specifiers to `.js`, and collects its bare ones. */
+function rewriteSpecifiers(text: string, bare: Set<string>): string {
+  let rewritten = "";
+  let at = 0;
+  // preProcessFile reads real imports only, never the examples in doc comments.
+  for (const { fileName: specifier, pos } of ts.preProcessFile(text, true, true).importedFiles) {
+    if (!specifier.startsWith(".")) {
+      bare.add(specifier);
+      continue;
     }
-    // preProcessFile reads real imports only, never the examples in doc comments.
-    const imports = ts.preProcessFile(outputText, true, true).importedFiles;
-    let text = "";
-    let at = 0;
-    for (const { fileName: specifier, pos } of imports) {
-      if (!specifier.startsWith(".")) {
-        bare.add(specifier);
-        continue;
-      }
-      queue.push(new URL(specifier, url));
-      const start = outputText.indexOf(specifier, pos);
-      text += outputText.slice(at, start) + specifier.replace(/\.ts$/, ".js");
-      at = start + specifier.length;
-    }
-    text += outputText.slice(at);
-    const target = new URL(fileName.replace(/\.ts$/, ".d.ts"), dist);
-    await Deno.mkdir(new URL("./", target), { recursive: true });
-    await Deno.writeTextFile(target, text);
+    const start = text.indexOf(specifier, pos);
+    rewritten += text.slice(at, start) + specifier.replace(/\.ts$/, ".js");
+    at = start + specifier.length;
   }
-  return { files: seen.size, bare };
+  return rewritten + text.slice(at);
+}
+
+/**
+ * Emits the declarations of `entry` and of every local module it imports,
+ * with TypeScript's own declaration emit under `isolatedDeclarations`.
+ * Returns the bare specifiers they import: the npm package's dependencies.
+ */
+function emitDeclarations(entry: string): { files: number; bare: Set<string> } {
+  const options: ts.CompilerOptions = {
+    declaration: true,
+    emitDeclarationOnly: true,
+    isolatedDeclarations: true,
+    allowImportingTsExtensions: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    rootDir: path(root),
+    outDir: path(dist),
+    types: [],
+  };
+  const host = ts.createCompilerHost(options);
+  const bare = new Set<string>();
+  let files = 0;
+  host.writeFile = (fileName, text) => {
+    Deno.mkdirSync(fileName.slice(0, fileName.lastIndexOf("/")), { recursive: true });
+    Deno.writeTextFileSync(fileName, rewriteSpecifiers(text, bare));
+    files++;
+  };
+  const program = ts.createProgram([path(new URL(entry, root))], options, host);
+  const { diagnostics } = program.emit();
+  const problems = [...program.getDeclarationDiagnostics(), ...diagnostics];
+  if (problems.length > 0) {
+    const messages = problems.map((d) => `${d.file?.fileName}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`);
+    throw new Error(`Cannot emit the declarations: current problems are ${messages.join("; ")}`);
+  }
+  return { files, bare };
 }
 
 await Deno.remove(dist, { recursive: true }).catch((error) => {
@@ -190,7 +202,7 @@ console.log(
   }`,
 );
 
-const { files, bare } = await emitDeclarations("mod.ts");
+const { files, bare } = emitDeclarations("mod.ts");
 const dependencies = Object.fromEntries([...bare].sort().map((name) => [name, npmVersion(name)]));
 const manifest = {
   name: config.name,
