@@ -993,7 +993,8 @@ export class ToolSet implements Iterable<DynTool> {
       input: parsed.value,
       idempotencyKey,
     });
-    return this.#execute(job, control, invocation, emit);
+    // The resolved key goes with the job, so a suspension's record keeps it too.
+    return this.#execute({ ...job, idempotencyKey }, control, invocation, emit);
   }
 
   async #execute(
