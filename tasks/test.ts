@@ -6,6 +6,10 @@ interface Step {
   readonly args: readonly string[];
 }
 
+// Every entrypoint deno.json exports, so a new one is doc-linted the day it is listed.
+const { exports } = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
+const entrypoints: string[] = [...new Set<string>(typeof exports === "string" ? [exports] : Object.values(exports))];
+
 const steps: readonly Step[] = [
   { name: "format", args: ["fmt", "--check"] },
   { name: "lint", args: ["lint"] },
@@ -37,6 +41,10 @@ const steps: readonly Step[] = [
   { name: "MCP tests", args: ["test", "--allow-all", "tests/mcp/"] },
   // The demo, run end to end as a user runs it (it spawns an MCP server and writes a file).
   { name: "demo tests", args: ["test", "--allow-all", "tests/examples/"] },
+  { name: "doc lint", args: ["doc", "--lint", ...entrypoints] },
+  // The conformance checks in Deno (the source), Node.js, Bun, workerd and Vercel's edge runtime (the npm build);
+  // it installs those runtimes from npm into .tools/ and builds dist/ first.
+  { name: "runtimes", args: ["run", "-A", "tests/runtimes/run.ts"] },
   { name: "publish dry run", args: ["publish", "--dry-run", "--allow-dirty"] },
 ];
 
