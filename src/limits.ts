@@ -192,7 +192,8 @@ class Walk {
  *
  * @param value The value to check; it is not changed.
  * @param limits The bounds; {@linkcode DEFAULT_LIMITS} when absent.
- * @returns `undefined` when the value passes, else the first problem found.
+ * @returns `undefined` when the value passes, else the first problem found
+ * (a getter or proxy that throws while being read is a `json` problem).
  *
  * @example A cyclic object and a NaN are refused
  * ```ts
@@ -211,6 +212,12 @@ export function checkJsonValue(
   limits: JsonLimits = DEFAULT_LIMITS,
 ): LimitProblem | undefined {
   const walk = new Walk(limits);
-  walk.value(value, 0);
+  try {
+    walk.value(value, 0);
+  } catch (error) {
+    // A getter or a proxy can throw while the value is read.
+    const detail = error instanceof Error ? error.message : String(error);
+    walk.fail("json", `Cannot read the value as reading it threw: ${detail}`);
+  }
   return walk.problem;
 }

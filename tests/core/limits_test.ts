@@ -158,3 +158,23 @@ Deno.test("checkJsonValue() takes a deep-frozen value and leaves it as it was", 
   assert.equal(checkJsonValue(value), undefined);
   assert.deepEqual(value, before);
 });
+
+Deno.test("checkJsonValue() reports a getter or proxy that throws while read as a json problem at its path", () => {
+  const getter = {
+    list: [{
+      get boom(): never {
+        throw new Error("getter exploded");
+      },
+    }],
+  };
+  const problem = checkJsonValue(getter);
+  assert.equal(problem?.keyword, "json");
+  assert.equal(problem?.path, "/list/0/boom");
+  assert.match(problem!.message, /getter exploded/);
+  const trap = new Proxy({}, {
+    ownKeys() {
+      throw new Error("trap exploded");
+    },
+  });
+  assert.match(checkJsonValue({ a: trap })!.message, /trap exploded/);
+});

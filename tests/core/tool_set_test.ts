@@ -408,7 +408,7 @@ Deno.test("ToolSet.call() reports invalid_input, not a crash, for arguments whos
       throw new Error("getter exploded");
     },
   };
-  const [diagnostics] = await assertRefused(args, { keyword: "json", path: "" });
+  const [diagnostics] = await assertRefused(args, { keyword: "json", path: "/count" });
   assert.match(diagnostics[0].message, /getter exploded/);
 });
 
@@ -777,5 +777,33 @@ Deno.test("ToolSet.stream() yields exactly one failed event, and nothing else, f
       assert.equal(events[0].type === "failed" && events[0].failure.kind, "invalid_input");
     }
     assert.deepEqual(spy.received, []);
+  }
+});
+
+Deno.test("ToolSet.call() reports invalid_output, not a crash, for an output whose getter or proxy throws", async () => {
+  const outputs: unknown[] = [
+    {
+      get count(): number {
+        throw new Error("getter exploded");
+      },
+    },
+    new Proxy({}, {
+      ownKeys() {
+        throw new Error("trap exploded");
+      },
+    }),
+  ];
+  const tool = defineJsonTool({
+    name: "treacherous",
+    description: "Returns outputs that throw when read.",
+    inputSchema: { type: "object", properties: { i: { type: "integer" } } },
+    effects: [],
+    run: (input: { i: number }) => outputs[input.i],
+  });
+  const tools = new ToolSet().register(tool);
+  for (let i = 0; i < outputs.length; i++) {
+    const failure = failureOf(await tools.call({ id: "1", name: "treacherous", arguments: { i } }));
+    assert.equal(failure.kind, "invalid_output");
+    assert.match(failure.diagnostics?.[0].message ?? "", /exploded/);
   }
 });
