@@ -19,6 +19,7 @@ import type { StandardSchema, ToolSchema, ToolSchemaInput, ToolSchemaOutput } fr
 import { isStandardSchema, ownJsonSchema, parseWithStandard, type SchemaSide } from "./_standard_schema.ts";
 import type { ParseResult } from "./dyn.ts";
 import { markChecked } from "./_checked.ts";
+import { withDirectRun } from "./_direct.ts";
 import { parserFor } from "./_parser.ts";
 
 /** What a handler may return: an output, a rich result, or a suspension. */
@@ -71,20 +72,19 @@ export interface TypedTool<Input, Output> extends DynTool {
   readonly types?: { readonly input: Input; readonly output: Output };
 }
 
-/** Runs a handler and turns what it returns or throws into execution events. */
-async function* runHandler<Input>(
+/** Runs a handler and turns what it returns or throws into its one event. */
+async function handle<Input>(
   name: string,
   run: Handler<Input, unknown>,
   input: Input,
   ctx: ToolContext,
   resumeSchemaOf: (resume: SuspendRequest["resume"]) => JsonSchema,
-): AsyncGenerator<ExecutionEvent> {
+): Promise<ExecutionEvent> {
   let returned: unknown;
   try {
     returned = await run(input, ctx);
   } catch (thrown) {
-    yield { type: "failed", failure: failureFromThrown(name, thrown) };
-    return;
+    return { type: "failed", failure: failureFromThrown(name, thrown) };
   }
   if (returned instanceof SuspendRequest) {
     let suspension: Suspension;
@@ -96,19 +96,38 @@ async function* runHandler<Input>(
       };
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
-      yield {
+      return {
         type: "failed",
         failure: toolFailure(
           "contract",
           `Tool "${name}" suspended with a bad resume schema: ${detail}`,
         ),
       };
-      return;
     }
-    yield { type: "suspended", suspension };
-    return;
+    return { type: "suspended", suspension };
   }
-  yield { type: "output", result: toToolResult(returned) };
+  return { type: "output", result: toToolResult(returned) };
+}
+
+/** The stream of a handler's one event, started when first read. */
+async function* streamOf(start: () => Promise<ExecutionEvent>): AsyncGenerator<ExecutionEvent> {
+  yield await start();
+}
+
+/** Makes a tool of these fields that runs `run`: through execute(), or directly from a registry. */
+function handlerTool<T extends Omit<DynTool, "execute">>(
+  fields: T,
+  run: Handler<unknown, unknown>,
+): T & Pick<DynTool, "execute"> {
+  const name = fields.descriptor.name;
+  const resumeSchemaOf = resumeSchemaFor(name);
+  const direct = (invocation: ValidatedInvocation, ctx: ToolContext) =>
+    handle(name, run, invocation.input, ctx, resumeSchemaOf);
+  const tool = {
+    ...fields,
+    execute: (invocation: ValidatedInvocation, ctx: ToolContext) => streamOf(() => direct(invocation, ctx)),
+  };
+  return withDirectRun(markChecked(tool), direct);
 }
 
 function isValibotSchema(value: unknown): value is ValibotSchema {
@@ -332,16 +351,12 @@ export function defineTool<
   if (descriptor.outputSchema !== undefined) {
     compileSchema(descriptor.outputSchema, { label: "output schema" });
   }
-  const run = options.run as Handler<unknown, unknown>;
-  const resumeSchemaOf = resumeSchemaFor(descriptor.name);
-  return markChecked({
+  return handlerTool({
     descriptor,
     warnings: Object.freeze([...input.warnings, ...(output?.warnings ?? [])]),
     parseInput: input.parse,
     ...(output ? { parseOutput: output.parse } : {}),
-    execute: (invocation: ValidatedInvocation, ctx: ToolContext) =>
-      runHandler(descriptor.name, run, invocation.input, ctx, resumeSchemaOf),
-  });
+  }, options.run as Handler<unknown, unknown>);
 }
 
 /** Options for {@linkcode defineJsonTool}. */
@@ -439,13 +454,9 @@ export function defineJsonTool<Input = unknown>(
   const output = descriptor.outputSchema === undefined
     ? undefined
     : compileSchema(descriptor.outputSchema, { label: "outputSchema", remotes });
-  const run = options.run as Handler<unknown, unknown>;
-  const resumeSchemaOf = resumeSchemaFor(descriptor.name);
-  return markChecked({
+  return handlerTool({
     descriptor,
     parseInput: parserFor(input),
     ...(output ? { parseOutput: parserFor(output) } : {}),
-    execute: (invocation: ValidatedInvocation, ctx: ToolContext) =>
-      runHandler(descriptor.name, run, invocation.input, ctx, resumeSchemaOf),
-  });
+  }, options.run as Handler<unknown, unknown>);
 }

@@ -20,6 +20,7 @@ import { restoreStrictArguments } from "./_strict_restore.ts";
 import { isChecked, markChecked } from "./_checked.ts";
 import { parserFor } from "./_parser.ts";
 import { CallControl, STOPPED } from "./_call_control.ts";
+import { directRunOf } from "./_direct.ts";
 import { type Plan, planCalls } from "./schedule.ts";
 
 /** A model's tool call, as untrusted as it arrives. */
@@ -268,6 +269,8 @@ async function parseWith(
     return { broken: `threw: ${String(error)}` };
   }
 }
+
+const NO_EXTENSIONS: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** A failure of the dispatcher itself: a bug, reported as a value. */
 function unexpected(error: unknown): TerminalEvent {
@@ -1013,7 +1016,7 @@ export class ToolSet implements Iterable<DynTool> {
       callId: invocation.callId,
       idempotencyKey: invocation.idempotencyKey,
       resume: job.resume?.origin === "handler" ? job.resume.answer : undefined,
-      extensions: Object.freeze({ ...options.extensions }),
+      extensions: options.extensions === undefined ? NO_EXTENSIONS : Object.freeze({ ...options.extensions }),
       progress(event) {
         const progress = readProgress(event);
         if (typeof progress === "string") {
@@ -1022,6 +1025,14 @@ export class ToolSet implements Iterable<DynTool> {
         if (open) emit(progress);
       },
     };
+    const direct = directRunOf(entry.tool);
+    if (direct) {
+      try {
+        return await this.#executeDirect(job, control, () => direct(invocation, ctx));
+      } finally {
+        open = false;
+      }
+    }
     let iterator: AsyncIterator<ExecutionEvent>;
     try {
       iterator = entry.tool.execute(invocation, ctx)[Symbol.asyncIterator]();
@@ -1092,6 +1103,26 @@ export class ToolSet implements Iterable<DynTool> {
         new Promise((resolve) => resolve(iterator.return?.())).catch(() => {});
       }
     }
+  }
+
+  /** Runs a tool's handler directly: its one event is the stream's only event. */
+  async #executeDirect(
+    job: Dispatch,
+    control: CallControl,
+    run: () => Promise<ExecutionEvent>,
+  ): Promise<TerminalEvent> {
+    const outcome = await control.race(
+      run().then(
+        (event) => ({ event }),
+        (error: unknown) => ({ error }),
+      ),
+    );
+    if (outcome === STOPPED) return this.#stopped(job, control, true);
+    if ("error" in outcome) {
+      return failed(contract(job.entry.descriptor.name, `the stream threw: ${String(outcome.error)}`));
+    }
+    const checked = await control.race(this.#terminal(job, outcome.event));
+    return checked === STOPPED ? this.#stopped(job, control, true) : checked;
   }
 
   /** Checks a terminal event from a tool and turns it into the caller's terminal. */
