@@ -31,16 +31,12 @@ export interface LimitProblem {
   readonly message: string;
 }
 
-// Printable ASCII other than `"` and `\`: encodes as itself, one byte a char.
-const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
-
 /**
  * Measures the encoded size of a JSON string literal and checks that it is
  * well-formed UTF-16 (no lone surrogates, which have no UTF-8 encoding).
  * Returns -1 for a lone surrogate.
  */
 function encodedStringBytes(text: string): number {
-  if (PLAIN_ASCII.test(text)) return text.length + 2;
   let bytes = 2;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -58,6 +54,21 @@ function encodedStringBytes(text: string): number {
     else bytes += 3;
   }
   return bytes;
+}
+
+/** The length of a finite number's JSON text, without building it for common integers. */
+function numberBytes(value: number): number {
+  if (Number.isInteger(value)) {
+    const sign = value < 0 ? 1 : 0;
+    const n = sign ? -value : value;
+    if (n < 1e6) return sign + (n < 10 ? 1 : n < 100 ? 2 : n < 1e3 ? 3 : n < 1e4 ? 4 : n < 1e5 ? 5 : 6);
+    if (n < 1e21) {
+      let digits = 7;
+      for (let limit = 1e7; n >= limit; limit *= 10) digits++;
+      return sign + digits;
+    }
+  }
+  return String(value).length;
 }
 
 function describe(value: unknown): string {
@@ -118,7 +129,7 @@ class Walk {
             `Cannot accept the number as JSON has no ${value}: current value is ${value}`,
           );
         }
-        return this.addBytes(String(value).length);
+        return this.addBytes(numberBytes(value));
       case "object":
         if (value === null) return this.addBytes(4);
         return this.container(value, depth + 1);
@@ -184,6 +195,48 @@ class Walk {
 }
 
 /**
+ * The verdict alone, in one lean pass: the bytes left of `budget` once the
+ * value is encoded, or -1 when it is not plain bounded JSON. No path, no
+ * message and no cycle check: a cycle runs into the depth bound. On -1 the
+ * detailed walk runs to say what and where.
+ */
+function remaining(value: unknown, depth: number, maxDepth: number, budget: number): number {
+  switch (typeof value) {
+    case "string": {
+      const bytes = encodedStringBytes(value);
+      return bytes < 0 ? -1 : budget - bytes;
+    }
+    case "number":
+      return Number.isFinite(value) ? budget - numberBytes(value) : -1;
+    case "boolean":
+      return budget - (value ? 4 : 5);
+    case "object": {
+      if (value === null) return budget - 4;
+      const inner = depth + 1;
+      if (inner > maxDepth) return -1;
+      if (Array.isArray(value)) {
+        budget -= value.length === 0 ? 2 : value.length + 1;
+        for (let i = 0; i < value.length && budget >= 0; i++) budget = remaining(value[i], inner, maxDepth, budget);
+        return budget;
+      }
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null && Object.getPrototypeOf(proto) !== null) return -1;
+      const keys = Object.keys(value);
+      budget -= keys.length === 0 ? 2 : keys.length + 1;
+      for (let i = 0; i < keys.length && budget >= 0; i++) {
+        const key = keys[i];
+        const bytes = encodedStringBytes(key);
+        if (bytes < 0) return -1;
+        budget = remaining((value as Record<string, unknown>)[key], inner, maxDepth, budget - bytes - 1);
+      }
+      return budget;
+    }
+    default:
+      return -1;
+  }
+}
+
+/**
  * Checks that a value is plain JSON data within the limits: finite numbers,
  * well-formed strings, plain objects and arrays, no cycle, at most
  * `maxDepth` levels deep and at most `maxBytes` once encoded. The walk
@@ -211,6 +264,11 @@ export function checkJsonValue(
   value: unknown,
   limits: JsonLimits = DEFAULT_LIMITS,
 ): LimitProblem | undefined {
+  try {
+    if (remaining(value, 0, limits.maxDepth, limits.maxBytes) >= 0) return undefined;
+  } catch {
+    // The detailed walk below reads the value again and reports the throw.
+  }
   const walk = new Walk(limits);
   try {
     walk.value(value, 0);
