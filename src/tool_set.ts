@@ -627,8 +627,9 @@ export class ToolSet implements Iterable<DynTool> {
           "not_found",
           `Cannot call "${call.name}" as no tool of that name is registered`,
           {
+            // Cut to a valid name's length; the cut may split a surrogate pair.
             modelText: `There is no tool named "${
-              call.name.slice(0, 64)
+              call.name.slice(0, 64).toWellFormed()
             }". Call only the tools you were given, by their exact names.`,
           },
         ),

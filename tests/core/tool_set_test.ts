@@ -807,3 +807,11 @@ Deno.test("ToolSet.call() reports invalid_output, not a crash, for an output who
     assert.match(failure.diagnostics?.[0].message ?? "", /exploded/);
   }
 });
+
+Deno.test("ToolSet.call() keeps the not_found model text well-formed when the name is cut inside a surrogate pair", async () => {
+  for (const name of [`${"a".repeat(63)}😀`, "\ud800", `x${"😀".repeat(40)}`]) {
+    const failure = failureOf(await new ToolSet().call({ id: "1", name, arguments: "{}" }));
+    assert.equal(failure.kind, "not_found");
+    assert.ok(failure.modelText.isWellFormed(), JSON.stringify(failure.modelText));
+  }
+});
