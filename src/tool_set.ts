@@ -565,7 +565,10 @@ export class ToolSet implements Iterable<DynTool> {
    * exactly one terminal. Nothing is thrown; every problem is a `failed`
    * terminal. Order: not found → limits → input validation → idempotency
    * key → approval → execute (with timeout and cancellation) → output
-   * validation.
+   * validation. The timeout bounds every step from validation on. A tool
+   * stream that ends without a terminal, throws, yields a malformed event
+   * or yields after its terminal ends in one `contract` failure. Stopping
+   * reading before the terminal aborts the tool's signal.
    *
    * @param call The model's call.
    * @param options Signal, timeout, idempotency key, extensions, approval.
