@@ -253,16 +253,12 @@ const CLOSING = /^([\w-]+): (\d+) passed, (\d+) failed$/m;
 async function main(): Promise<boolean> {
   await prepare();
   console.log("=== guard tests of the build");
-  const guards = await run(Deno.execPath(), [
-    "test",
-    "--no-prompt",
-    "--allow-read",
-    `--allow-write=${path(tools)}`,
-    "--allow-run",
-    "--allow-env",
-    "tests/runtimes/",
-  ]);
-  console.log(guards.output.trimEnd());
+  const guards = await new Deno.Command(Deno.execPath(), {
+    args: ["test", "--no-prompt", "--allow-read", `--allow-write=${path(tools)}`, "--allow-run", "tests/runtimes/"],
+    cwd: root,
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
   const closing: string[] = [];
   let ok = guards.code === 0;
   for (const runtime of runtimes) {
