@@ -48,7 +48,19 @@ export interface ConformanceOptions {
   readonly cancelBoundMs?: number;
 }
 
-/** The contract rules a conformance check reports, in report order. */
+/**
+ * The contract rules a conformance check reports, in report order. See
+ * {@linkcode checkToolConformance} for what each one means.
+ *
+ * @example Every report lists every rule
+ * ```ts
+ * import { checkToolConformance, CONFORMANCE_RULES, fakeReadTool } from "@salvor/tools/testing";
+ * import assert from "node:assert/strict";
+ *
+ * const report = await checkToolConformance(fakeReadTool(), []);
+ * assert.deepEqual(report.rules.map((rule) => rule.name), [...CONFORMANCE_RULES]);
+ * ```
+ */
 export const CONFORMANCE_RULES = [
   "descriptor_valid",
   "valid_input_accepted",

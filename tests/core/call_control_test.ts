@@ -250,6 +250,26 @@ Deno.test("ToolSet.stream() aborts the tool's signal when the caller stops readi
   assert.equal(write.calls[0].signal.aborted, true);
 });
 
+Deno.test("ToolSet.stream() aborts a typed handler's signal when the caller stops reading at its progress", async () => {
+  let seen: ToolContext | undefined;
+  const stuck = defineTool({
+    name: "stuck",
+    description: "Reports progress, then never finishes.",
+    input: v.object({}),
+    effects: [],
+    run: (_input, ctx) => {
+      seen = ctx;
+      ctx.progress({ message: "started" });
+      return new Promise<never>(() => {});
+    },
+  });
+  for await (const event of new ToolSet().register(stuck).stream({ id: "1", name: "stuck" })) {
+    assert.equal(event.type, "progress");
+    break;
+  }
+  assert.equal(seen?.signal.aborted, true);
+});
+
 Deno.test("ToolSet.call() leaves the signal of a call that finished alone", async () => {
   const read = fakeReadTool();
   await new ToolSet().register(read).call({ id: "1", name: "fake_read", arguments: { path: "a" } }, {
