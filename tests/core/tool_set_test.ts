@@ -656,7 +656,7 @@ Deno.test("ToolSet.call() keeps a HandlerError's retryable, code and modelText",
   assert.equal(retryable.modelText, "rate limited");
 });
 
-for (const [label, thrown] of [["a string", "disk on fire"], ["undefined", undefined], ["null", null]] as const) {
+for (const [label, thrown] of [["string", "disk on fire"], ["undefined", undefined], ["null", null]] as const) {
   Deno.test(`ToolSet.call() turns a thrown ${label} into a handler failure`, async () => {
     const failure = failureOf(await throwing(() => thrown).call({ id: "1", name: "fails" }));
     assert.equal(failure.kind, "handler");
