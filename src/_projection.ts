@@ -32,6 +32,11 @@ export interface KeywordTable {
   readonly otherwise: KeywordRule;
 }
 
+/** Sets an own data property, even one named `__proto__`, which plain assignment would not. */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -57,6 +62,23 @@ export function resolveLocalRef(root: JsonSchema, ref: string): JsonSchema | und
     else return undefined;
   }
   return isRecord(node) || typeof node === "boolean" ? node as JsonSchema : undefined;
+}
+
+/**
+ * Refuses what is not a descriptor (or a spec) before a projection reads
+ * it, so bad input is a clear TypeError rather than a failure deep inside.
+ */
+export function checkDescriptor(descriptor: unknown, provider: string): void {
+  if (
+    isRecord(descriptor) && typeof descriptor.name === "string" && typeof descriptor.description === "string" &&
+    isRecord(descriptor.inputSchema) && Array.isArray(descriptor.effects)
+  ) return;
+  const shown = isRecord(descriptor)
+    ? `an object with ${Object.keys(descriptor).slice(0, 8).join(", ") || "no keys"}`
+    : String(descriptor);
+  throw new TypeError(
+    `Cannot project the tool for ${provider} as it needs a ToolDescriptor with a name, a description, an object input schema and effects: current value is ${shown}`,
+  );
 }
 
 /** Tells whether a schema certainly accepts `null` (following local references). */
@@ -122,17 +144,27 @@ export function projectKeywords(
     const rule = table.rules[keyword] ?? table.otherwise;
     const at = appendPointer(path, keyword);
     if (rule === "keep") {
-      out[keyword] = structuredClone(value);
+      setOwn(out, keyword, structuredClone(value));
     } else if (rule === "schema") {
-      out[keyword] = project(value, at);
+      setOwn(out, keyword, project(value, at));
     } else if (rule === "schemas") {
-      out[keyword] = Array.isArray(value)
-        ? value.map((child, i) => project(child, appendPointer(at, String(i))))
-        : project(value, at);
+      setOwn(
+        out,
+        keyword,
+        Array.isArray(value)
+          ? value.map((child, i) => project(child, appendPointer(at, String(i))))
+          : project(value, at),
+      );
     } else if (rule === "schema_map") {
-      out[keyword] = isRecord(value)
-        ? Object.fromEntries(Object.entries(value).map(([key, child]) => [key, project(child, appendPointer(at, key))]))
-        : structuredClone(value);
+      setOwn(
+        out,
+        keyword,
+        isRecord(value)
+          ? Object.fromEntries(
+            Object.entries(value).map(([key, child]) => [key, project(child, appendPointer(at, key))]),
+          )
+          : structuredClone(value),
+      );
     } else if (rule === "special") {
       continue;
     } else if ("drop" in rule) {

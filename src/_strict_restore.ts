@@ -5,7 +5,7 @@
 // the arguments meet the tool's own schema again.
 
 import type { JsonSchema } from "./schema.ts";
-import { isRecord, madeNullable, resolveLocalRef, type SchemaNode } from "./_projection.ts";
+import { isRecord, madeNullable, resolveLocalRef, type SchemaNode, setOwn } from "./_projection.ts";
 import { strictSchemaOf } from "./_openai_strict.ts";
 
 // Reference hops allowed without descending into the value: guards a
@@ -64,8 +64,8 @@ function restore(schema: unknown, value: unknown, root: JsonSchema): unknown {
   const properties = node.properties;
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    if (!Object.hasOwn(properties, key)) out[key] = item;
-    else if (item !== null || !madeNullable(node, key, root)) out[key] = restore(properties[key], item, root);
+    if (!Object.hasOwn(properties, key)) setOwn(out, key, item);
+    else if (item !== null || !madeNullable(node, key, root)) setOwn(out, key, restore(properties[key], item, root));
   }
   return out;
 }

@@ -6,7 +6,7 @@
 
 import type { Projection } from "./projection.ts";
 import type { ToolDescriptor } from "./spec.ts";
-import { Findings, isRecord, type KeywordTable, projectKeywords } from "./_projection.ts";
+import { checkDescriptor, Findings, type KeywordTable, projectKeywords, type SchemaNode } from "./_projection.ts";
 
 /** An Anthropic Messages API client tool. */
 export interface AnthropicTool {
@@ -42,6 +42,7 @@ const ROOT_TABLE: KeywordTable = {
  *
  * @param descriptor The tool's descriptor.
  * @returns The Anthropic tool and the warnings.
+ * @throws {TypeError} When `descriptor` is not a descriptor.
  *
  * @example
  * ```ts
@@ -61,9 +62,15 @@ const ROOT_TABLE: KeywordTable = {
  * ```
  */
 export function toAnthropicTool(descriptor: ToolDescriptor): Projection<AnthropicTool> {
+  checkDescriptor(descriptor, "Anthropic");
   const findings = new Findings();
-  const schema = isRecord(descriptor.inputSchema) ? descriptor.inputSchema : {};
-  const inputSchema = projectKeywords(schema, "/inputSchema", ROOT_TABLE, findings, (child) => child);
+  const inputSchema = projectKeywords(
+    descriptor.inputSchema as SchemaNode,
+    "/inputSchema",
+    ROOT_TABLE,
+    findings,
+    (child) => child,
+  );
   return {
     tool: {
       name: descriptor.name,

@@ -9,6 +9,7 @@ import { type Projection, ProjectionError, type ProjectionWarning } from "./proj
 import type { JsonSchema } from "./schema.ts";
 import type { ToolDescriptor } from "./spec.ts";
 import {
+  checkDescriptor,
   Findings,
   isRecord,
   type KeywordTable,
@@ -334,6 +335,7 @@ function dedupe(warnings: readonly ProjectionWarning[]): ProjectionWarning[] {
  * @returns The function declaration and the warnings.
  * @throws {ProjectionError} When Gemini cannot take the tool's name or a
  * parameter name, or inlining references makes the schema too large.
+ * @throws {TypeError} When `descriptor` is not a descriptor.
  *
  * @example References are inlined and const mapped
  * ```ts
@@ -363,6 +365,7 @@ function dedupe(warnings: readonly ProjectionWarning[]): ProjectionWarning[] {
  * ```
  */
 export function toGeminiFunction(descriptor: ToolDescriptor): Projection<GeminiFunctionDeclaration> {
+  checkDescriptor(descriptor, "Gemini");
   if (!FUNCTION_NAME.test(descriptor.name)) {
     throw new ProjectionError(
       `Cannot project "${descriptor.name}" for Gemini as a function name must start with a letter or underscore: current value is ${

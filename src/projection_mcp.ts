@@ -5,10 +5,10 @@
  * @module
  */
 
-import { type Effect, isReadOnly } from "./effect.ts";
+import { type Effect, isReadOnly, resolveSemantics } from "./effect.ts";
 import type { Projection, ProjectionWarning } from "./projection.ts";
 import type { ToolDescriptor } from "./spec.ts";
-import { isRecord } from "./_projection.ts";
+import { checkDescriptor, isRecord } from "./_projection.ts";
 
 /** MCP tool annotations: hints about what a tool does, for clients. */
 export interface McpToolAnnotations {
@@ -88,6 +88,7 @@ function hintsOf(effect: Effect) {
  *
  * @param descriptor The tool's descriptor.
  * @returns The MCP tool and the warnings.
+ * @throws {TypeError} When `descriptor` is not a descriptor.
  *
  * @example A deleting tool is marked destructive
  * ```ts
@@ -113,6 +114,7 @@ function hintsOf(effect: Effect) {
  * ```
  */
 export function toMcpTool(descriptor: ToolDescriptor): Projection<McpTool> {
+  checkDescriptor(descriptor, "MCP");
   const warnings: ProjectionWarning[] = [];
   const readOnly = isReadOnly(descriptor.effects);
   const hints = descriptor.effects.map(hintsOf);
@@ -120,7 +122,7 @@ export function toMcpTool(descriptor: ToolDescriptor): Projection<McpTool> {
     ...(descriptor.title === undefined ? {} : { title: descriptor.title }),
     readOnlyHint: readOnly,
     destructiveHint: !readOnly && hints.some((hint) => hint.destructive),
-    idempotentHint: descriptor.semantics.idempotency === "idempotent",
+    idempotentHint: resolveSemantics(descriptor).idempotency === "idempotent",
     openWorldHint: hints.some((hint) => hint.openWorld),
   };
   const input = structuredClone(descriptor.inputSchema) as McpObjectSchema;

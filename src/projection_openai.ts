@@ -8,6 +8,7 @@
 import { type Projection, ProjectionError, type ProjectionWarning } from "./projection.ts";
 import type { ToolDescriptor } from "./spec.ts";
 import { strictSchemaOf } from "./_openai_strict.ts";
+import { checkDescriptor } from "./_projection.ts";
 
 /** Which OpenAI API the tool is for: they nest the function differently. */
 export type OpenAIApi = "chat_completions" | "responses";
@@ -77,6 +78,7 @@ export type OpenAITool<Api extends OpenAIApi> = Api extends "responses" ? OpenAI
  * @param options `strict` (default `true`), `api` (default `chat_completions`) and `onUnsupported` (default `error`).
  * @returns The OpenAI tool and the warnings.
  * @throws {ProjectionError} When strict mode cannot express the schema and `onUnsupported` is `error`.
+ * @throws {TypeError} When `descriptor` is not a descriptor or `api` is unknown.
  *
  * @example Optional properties become required and nullable
  * ```ts
@@ -108,6 +110,7 @@ export function toOpenAITool<Api extends OpenAIApi = "chat_completions">(
   descriptor: ToolDescriptor,
   options: OpenAIToolOptions<Api> = {},
 ): Projection<OpenAITool<Api>> {
+  checkDescriptor(descriptor, "OpenAI");
   const api = options.api ?? "chat_completions";
   if (api !== "chat_completions" && api !== "responses") {
     throw new TypeError(

@@ -72,3 +72,8 @@ Deno.test("toMcpTool() leaves out an output schema that is not an object, with a
   assert.equal(tool.outputSchema, undefined);
   assert.deepEqual(warnings.map((w) => [w.path, w.keyword]), [["/outputSchema", "type"]]);
 });
+
+Deno.test("toMcpTool() takes a spec without resolved semantics and derives them from the effects", () => {
+  const spec = { name: "peek", description: "Peeks.", inputSchema: { type: "object" }, effects: ["fs.read"] };
+  assert.equal(toMcpTool(spec as never).tool.annotations.idempotentHint, true);
+});

@@ -366,3 +366,28 @@ for (const name of ROUND_TRIP_FIXTURES) {
     );
   });
 }
+
+Deno.test("ToolSet.call() with projection openai-strict keeps a __proto__ argument as a plain own property", async () => {
+  const schema = { type: "object", properties: { note: { type: "string" } } };
+  const end = await echo(schema, '{"__proto__":{"polluted":true},"note":null}', "openai-strict");
+  assert.equal(end.type, "output");
+  if (end.type === "output") {
+    const input = (end.result.output as { input: Record<string, unknown> }).input;
+    assert.deepEqual(Object.keys(input), ["__proto__"]);
+    assert.equal(Object.getPrototypeOf(input), Object.prototype);
+    assert.equal((input as { polluted?: unknown }).polluted, undefined);
+  }
+});
+
+Deno.test("every projection refuses what is not a descriptor with a TypeError", async () => {
+  const { toAnthropicTool, toGeminiFunction, toMcpTool } = await import("../../mod.ts");
+  for (const project of [toOpenAITool, toAnthropicTool, toGeminiFunction, toMcpTool]) {
+    for (const bad of [undefined, null, "read_file", { name: "x" }, { name: "x", description: "d", inputSchema: 5 }]) {
+      assert.throws(() => project(bad as never), (error: unknown) => {
+        assert.ok(error instanceof TypeError);
+        assert.match(error.message, /^Cannot project the tool for \w+ as it needs a ToolDescriptor/);
+        return true;
+      });
+    }
+  }
+});
