@@ -20,6 +20,8 @@ const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", root)));
 
 /** How long one runtime may take before it is stopped and counted as failed. */
 const RUNTIME_DEADLINE_MS = 120_000;
+/** How long installing the runtimes may take: a fresh machine downloads about 100 MB of binaries. */
+const INSTALL_DEADLINE_MS = 600_000;
 
 function npmVersion(name: string): string {
   const match = /^npm:(?:@?[^@]+)@(.+)$/.exec(String(config.imports?.[name]));
@@ -56,9 +58,13 @@ interface Ran {
 }
 
 /** Runs a command to its end, or stops it at the deadline; stdout and stderr are merged. */
-async function run(command: string, args: readonly string[], cwd: URL = root): Promise<Ran> {
+async function run(
+  command: string,
+  args: readonly string[],
+  { cwd = root, deadlineMs = RUNTIME_DEADLINE_MS }: { cwd?: URL; deadlineMs?: number } = {},
+): Promise<Ran> {
   const child = new Deno.Command(command, { args: [...args], cwd, stdout: "piped", stderr: "piped" }).spawn();
-  const timer = setTimeout(() => child.kill("SIGKILL"), RUNTIME_DEADLINE_MS);
+  const timer = setTimeout(() => child.kill("SIGKILL"), deadlineMs);
   try {
     const [stdout, stderr, status] = await Promise.all([
       new Response(child.stdout).text(),
@@ -71,8 +77,12 @@ async function run(command: string, args: readonly string[], cwd: URL = root): P
   }
 }
 
-async function must(command: string, args: readonly string[], cwd?: URL): Promise<string> {
-  const { code, output } = await run(command, args, cwd);
+async function must(
+  command: string,
+  args: readonly string[],
+  options?: { cwd?: URL; deadlineMs?: number },
+): Promise<string> {
+  const { code, output } = await run(command, args, options);
   if (code !== 0) throw new Error(`Cannot prepare the runtimes as "${command} ${args.join(" ")}" failed:\n${output}`);
   return output;
 }
@@ -105,7 +115,10 @@ async function installTools(): Promise<void> {
   await Deno.mkdir(tools, { recursive: true });
   await Deno.writeTextFile(new URL("package.json", tools), manifest);
   console.log(`tools: npm install into .tools/: ${Object.entries(PACKAGES).map(([n, v]) => `${n}@${v}`).join(" ")}`);
-  await must("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], tools);
+  await must("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd: tools,
+    deadlineMs: INSTALL_DEADLINE_MS,
+  });
 }
 
 async function bundle(entry: string, output: string, flags: readonly string[]): Promise<void> {
@@ -276,4 +289,9 @@ async function main(): Promise<boolean> {
   return ok;
 }
 
-Deno.exit(await main() ? 0 : 1);
+try {
+  Deno.exit(await main() ? 0 : 1);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  Deno.exit(1);
+}
