@@ -268,6 +268,15 @@ export function strictSchemaOf(inputSchema: JsonSchema): StrictSchema {
   if (cached) return cached;
   const findings = new Findings();
   const schema = strictNode(inputSchema, "/inputSchema", inputSchema, findings) as Record<string, unknown>;
+  for (const keyword of ["anyOf", "oneOf"]) {
+    if (typeof inputSchema === "object" && inputSchema[keyword] !== undefined) {
+      findings.refuse(
+        `/inputSchema/${keyword}`,
+        keyword,
+        `Cannot express a union at the root, as strict mode needs a root object: current value is ${keyword} at the root`,
+      );
+    }
+  }
   const totals = { properties: 0, enumValues: 0, nesting: 0 };
   countLimits(schema, 0, totals);
   for (const [limit, most] of Object.entries(STRICT_LIMITS)) {

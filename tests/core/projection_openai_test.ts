@@ -391,3 +391,17 @@ Deno.test("every projection refuses what is not a descriptor with a TypeError", 
     }
   }
 });
+
+Deno.test("toOpenAITool() refuses a union at the root in strict mode", () => {
+  const schema = {
+    type: "object",
+    properties: { a: { type: "string" }, b: { type: "string" } },
+    anyOf: [{ required: ["a"] }, { required: ["b"] }],
+    additionalProperties: false,
+  };
+  assert.throws(() => toOpenAITool(descriptorOf(schema)), (error: unknown) => {
+    assert.ok(error instanceof ProjectionError);
+    assert.ok(error.problems.some((p) => p.path === "/inputSchema/anyOf" && /union at the root/.test(p.message)));
+    return true;
+  });
+});
