@@ -5,7 +5,8 @@
 //   mod.ts and the modules it imports, under `isolatedDeclarations` (the
 //   rules of JSR's "no slow types"), with `.ts` specifiers made `.js`;
 // - dist/package.json, README.md and LICENSE.
-// It prints the bundle's minified and gzipped size against the 25 KB target.
+// It prints the bundle's minified and gzipped size against the 25 KB target,
+// and its largest parts (each source file, each inlined npm package).
 //
 //   deno run --allow-read --allow-write --allow-run --allow-env tasks/build.ts
 
@@ -85,8 +86,11 @@ function partOf(source: string): string {
   return file.startsWith(path(root)) ? file.slice(path(root).length) : file;
 }
 
-/** Counts the bundle's characters by the part of the code they came from, from its source map. */
-function bytesBySource(code: string, map: { sources: string[]; mappings: string }): Map<string, number> {
+/**
+ * Counts the bundle's characters (its bytes, for minified ASCII) by the part
+ * of the code they came from, read from its source map.
+ */
+function sizeBySource(code: string, map: { sources: string[]; mappings: string }): Map<string, number> {
   const parts = new Map<string, number>();
   const lengths = code.split("\n").map((line) => line.length);
   let source = 0;
@@ -186,7 +190,7 @@ await deno([
 const bundle = await Deno.readFile(new URL("mod.js", dist));
 const sourceMap = new URL("mod.js.map", dist);
 // The map only serves the size report: it names paths of this machine.
-const parts = bytesBySource(new TextDecoder().decode(bundle), JSON.parse(await Deno.readTextFile(sourceMap)));
+const parts = sizeBySource(new TextDecoder().decode(bundle), JSON.parse(await Deno.readTextFile(sourceMap)));
 await Deno.remove(sourceMap);
 const gzipped = await gzippedSize(bundle);
 console.log(
