@@ -160,11 +160,9 @@ class McpServerTool implements McpTool {
   readonly annotations: McpToolAnnotations | undefined;
   readonly parseInput: DynTool["parseInput"];
   readonly parseOutput: DynTool["parseOutput"];
-  readonly #connection: McpServerConnection;
   readonly #call: CallTool;
 
   constructor(connection: McpServerConnection, call: CallTool, descriptor: ToolDescriptor, tool: Tool) {
-    this.#connection = connection;
     this.#call = call;
     this.descriptor = descriptor;
     this.server = connection.name;
@@ -181,11 +179,6 @@ class McpServerTool implements McpTool {
 
   async *execute(invocation: ValidatedInvocation, ctx: ToolContext): AsyncGenerator<ExecutionEvent> {
     yield await this.#call(this, invocation.input, ctx);
-  }
-
-  /** The connection the tool calls through. */
-  get connection(): McpServerConnection {
-    return this.#connection;
   }
 }
 
