@@ -51,7 +51,6 @@ const KEYWORD_OF_CODE: Readonly<Record<string, string>> = {
   not_multiple_of: "multipleOf",
   pattern: "pattern",
   invalid_union: "anyOf",
-  union: "anyOf",
   unit: "const",
   invalid_key: "propertyNames",
   invalid_element: "items",
@@ -93,6 +92,12 @@ function keywordOf(issue: Record<string, unknown>, data: unknown): string {
       return Array.isArray(issue.values) && issue.values.length === 1 ? "const" : "enum";
     case "divisor":
       return issue.rule === 1 ? "type" : "multipleOf";
+    case "union": {
+      // ArkType reports a failed literal union (an enum) as a union of units.
+      const units = Array.isArray(issue.errors) &&
+        issue.errors.every((child) => isObjectLike(child) && child.code === "unit");
+      return units ? "enum" : "anyOf";
+    }
     default:
       return KEYWORD_OF_CODE[code] ?? (code || "custom");
   }
@@ -127,6 +132,14 @@ export function diagnosticsFromStandard(issues: readonly StandardIssue[], value:
   return issues.flatMap((issue): Diagnostic[] => {
     const keys = keysOf(issue);
     const fields = issue as unknown as Record<string, unknown>;
+    if (fields.code === "predicate" && fields.expected === "removed") {
+      // ArkType's undeclared key, with `"+": "reject"`.
+      return [{
+        path: toPointer(keys),
+        keyword: "additionalProperties",
+        message: `Property "${keys.at(-1)}" is not allowed.`,
+      }];
+    }
     if (fields.code === "unrecognized_keys" && Array.isArray(fields.keys)) {
       return fields.keys.map((key) => ({
         path: toPointer([...keys, String(key)]),
@@ -148,12 +161,22 @@ export function diagnosticsFromStandard(issues: readonly StandardIssue[], value:
 
 /** Parses a value with a Standard Schema into a parse result, sync or async as the schema is. */
 export function parseWithStandard(schema: StandardSchema, value: unknown): ParseResult | Promise<ParseResult> {
-  const settle = (result: StandardResult<unknown>): ParseResult =>
-    result.issues === undefined
+  const settle = (result: StandardResult<unknown>): ParseResult => {
+    if (!isObjectLike(result) || (result.issues !== undefined && !Array.isArray(result.issues))) {
+      throw new TypeError(
+        `Cannot read the ${
+          String(schema["~standard"].vendor)
+        } schema's result as it must be { value } or { issues: [...] }: current value is ${
+          result === null ? "null" : typeof result
+        }`,
+      );
+    }
+    return result.issues === undefined
       ? { ok: true, value: result.value }
       : { ok: false, ...boundDiagnostics(diagnosticsFromStandard(result.issues, value)) };
-  const result = schema["~standard"].validate(value);
-  return typeof (result as PromiseLike<unknown>).then === "function"
-    ? Promise.resolve(result).then(settle)
+  };
+  const result: unknown = schema["~standard"].validate(value);
+  return isObjectLike(result) && typeof result.then === "function"
+    ? Promise.resolve(result as PromiseLike<StandardResult<unknown>>).then(settle)
     : settle(result as StandardResult<unknown>);
 }

@@ -234,3 +234,45 @@ Deno.test("defineTool() types the handler's input from a zod 4 schema", () => {
   const input: { n: number } | undefined = tool.types?.input;
   assert.equal(input, undefined);
 });
+
+Deno.test("An ArkType tool reports a bad literal union as enum and a rejected key as additionalProperties, as Valibot does", async () => {
+  const ark = defineTool({
+    ...meta,
+    name: "unit_arktype",
+    input: type({ "+": "reject", unit: "'c' | 'f'" }),
+    run: () => ({}),
+  });
+  const valibot = defineTool({
+    ...meta,
+    name: "unit_valibot",
+    input: v.strictObject({ unit: v.picklist(["c", "f"]) }),
+    run: () => ({}),
+  });
+  const zod = defineTool({
+    ...meta,
+    name: "unit_zod",
+    input: z.strictObject({ unit: z.enum(["c", "f"]) }),
+    run: () => ({}),
+  });
+  const args = { unit: "k", mode: "x" };
+  const expected = (await diagnosticsOf(valibot, args)).map((d) => [d.path, d.keyword]);
+  assert.deepEqual(expected, [["/mode", "additionalProperties"], ["/unit", "enum"]]);
+  assert.deepEqual((await diagnosticsOf(ark, args)).map((d) => [d.path, d.keyword]), expected);
+  assert.deepEqual((await diagnosticsOf(zod, args)).map((d) => [d.path, d.keyword]), expected);
+});
+
+Deno.test("A Standard Schema that returns no result fails the call as contract, with the reason", async () => {
+  const broken: StandardSchema<{ a: string }> = {
+    "~standard": { version: 1, vendor: "broken", validate: () => undefined as never },
+  };
+  const tool = defineTool({
+    ...meta,
+    name: "broken",
+    input: broken,
+    inputJsonSchema: { type: "object" },
+    run: () => ({}),
+  });
+  const end = await new ToolSet().register(tool).call({ id: "1", name: "broken", arguments: {} });
+  assert.equal(end.type === "failed" && end.failure.kind, "contract");
+  if (end.type === "failed") assert.match(end.failure.message, /Cannot read the broken schema's result/);
+});
