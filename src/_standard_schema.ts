@@ -176,7 +176,8 @@ export function parseWithStandard(schema: StandardSchema, value: unknown): Parse
       : { ok: false, ...boundDiagnostics(diagnosticsFromStandard(result.issues, value)) };
   };
   const result: unknown = schema["~standard"].validate(value);
-  return isObjectLike(result) && typeof result.then === "function"
-    ? Promise.resolve(result as PromiseLike<StandardResult<unknown>>).then(settle)
-    : settle(result as StandardResult<unknown>);
+  if (isObjectLike(result) && typeof result.then === "function") {
+    return Promise.resolve(result as unknown as PromiseLike<StandardResult<unknown>>).then(settle);
+  }
+  return settle(result as StandardResult<unknown>);
 }
