@@ -200,9 +200,10 @@ class Walk {
 }
 
 // The most bytes one UTF-16 unit of a string encodes to (a control character: `\u0000`),
-// and the longest JSON text of a finite number (`-2.2250738585072014e-308`).
+// and the longest JSON text of a finite number: 17 significant digits after
+// five zeros, as in `-0.0000010398850652638962`.
 const MAX_BYTES_PER_UNIT = 6;
-const MAX_NUMBER_BYTES = 24;
+const MAX_NUMBER_BYTES = 25;
 
 /** A bound on a string's encoded size, or -1 for a lone surrogate. */
 function stringBytesAtMost(text: string): number {

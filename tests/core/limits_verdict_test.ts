@@ -8,6 +8,8 @@ const utf8 = (value: unknown) => new TextEncoder().encode(JSON.stringify(value))
 
 Deno.test("checkJsonValue() counts integers of every magnitude exactly, to the byte", () => {
   const numbers = [0, -0, 7, -7, 1e21, -1e21, 1e22, 2 ** 53, -(2 ** 53), 0.5, -1.5e-7, 123e-20, Number.MAX_VALUE];
+  // The longest texts a number has: fixed notation just above 1e-7, exponents near the ends of the range.
+  numbers.push(-0.0000010398850652638962, 0.0000012345678901234567, -2.2250738585072014e-308, -Number.MAX_VALUE);
   for (let power = 1; power <= 21; power++) {
     numbers.push(10 ** power, 10 ** power - 1, -(10 ** power), -(10 ** power) + 1);
   }
