@@ -255,19 +255,47 @@ function readProgress(event: unknown): ProgressEvent | string {
  * Calls a tool's parser. A parser that throws, or answers with something
  * that is not a parse result, breaks the contract: that is reported, not thrown.
  */
-async function parseWith(
+function parseWith(
   parse: (value: unknown) => ParseResult | Promise<ParseResult>,
   value: unknown,
-): Promise<ParseResult | { readonly broken: string }> {
+): ParseOutcome | Promise<ParseOutcome> {
+  let parsed: unknown;
   try {
-    const parsed: unknown = await parse(value);
-    if (isRecord(parsed) && (parsed.ok === true || (parsed.ok === false && Array.isArray(parsed.diagnostics)))) {
-      return parsed as ParseResult;
-    }
-    return { broken: "answered with something that is not a parse result" };
+    parsed = parse(value);
   } catch (error) {
-    return { broken: `threw: ${String(error)}` };
+    return threw(error);
   }
+  // A synchronous parser answers without a promise turn.
+  return isRecord(parsed) && typeof parsed.then === "function"
+    ? Promise.resolve(parsed).then(parseOutcome, threw)
+    : parseOutcome(parsed);
+}
+
+type ParseOutcome = ParseResult | { readonly broken: string };
+
+function parseOutcome(parsed: unknown): ParseOutcome {
+  if (isRecord(parsed) && (parsed.ok === true || (parsed.ok === false && Array.isArray(parsed.diagnostics)))) {
+    return parsed as ParseResult;
+  }
+  return { broken: "answered with something that is not a parse result" };
+}
+
+function threw(error: unknown): ParseOutcome {
+  return { broken: `threw: ${String(error)}` };
+}
+
+function outputEvent(result: Record<string, unknown>, output: unknown): TerminalEvent {
+  const checked: ToolResult = {
+    ...(result as unknown as ToolResult),
+    ...(output === undefined ? {} : { output }),
+  };
+  return { type: "output", result: checked };
+}
+
+function parsedOutput(name: string, result: Record<string, unknown>, parsed: ParseOutcome): TerminalEvent {
+  if ("broken" in parsed) return failed(contract(name, `parseOutput() ${parsed.broken}`));
+  if (!parsed.ok) return failed(invalidOutput(name, parsed));
+  return outputEvent(result, parsed.value);
 }
 
 const NO_EXTENSIONS: Readonly<Record<string, unknown>> = Object.freeze({});
@@ -910,8 +938,12 @@ export class ToolSet implements Iterable<DynTool> {
     const { descriptor } = entry;
     if (control.stopped) return this.#stopped(job, control, false);
 
-    const parsed = await control.race(parseWith(entry.parseInput, args));
-    if (parsed === STOPPED) return this.#stopped(job, control, false);
+    let parsed = parseWith(entry.parseInput, args);
+    if (parsed instanceof Promise) {
+      const raced = await control.race(parsed);
+      if (raced === STOPPED) return this.#stopped(job, control, false);
+      parsed = raced;
+    }
     if ("broken" in parsed) {
       return failed(contract(descriptor.name, `parseInput() ${parsed.broken}`));
     }
@@ -1087,7 +1119,8 @@ export class ToolSet implements Iterable<DynTool> {
           if (open) emit(progress);
         } else {
           // Output validation may be async (an MCP tool's parser): the timeout bounds it too.
-          const checked = await control.race(this.#terminal(job, event));
+          const settled = this.#terminal(job, event);
+          const checked = settled instanceof Promise ? await control.race(settled) : settled;
           if (checked === STOPPED) return this.#stopped(job, control, true);
           terminal = checked;
         }
@@ -1125,12 +1158,13 @@ export class ToolSet implements Iterable<DynTool> {
     if ("error" in outcome) {
       return failed(contract(job.entry.descriptor.name, `the stream threw: ${String(outcome.error)}`));
     }
-    const checked = await control.race(this.#terminal(job, outcome.event));
+    const settled = this.#terminal(job, outcome.event);
+    const checked = settled instanceof Promise ? await control.race(settled) : settled;
     return checked === STOPPED ? this.#stopped(job, control, true) : checked;
   }
 
   /** Checks a terminal event from a tool and turns it into the caller's terminal. */
-  async #terminal(job: Dispatch, event: unknown): Promise<TerminalEvent> {
+  #terminal(job: Dispatch, event: unknown): TerminalEvent | Promise<TerminalEvent> {
     const { entry } = job;
     const name = entry.descriptor.name;
     if (!isRecord(event)) {
@@ -1197,7 +1231,7 @@ export class ToolSet implements Iterable<DynTool> {
       };
     }
     if (event.type === "output") {
-      return await this.#output(name, entry, event.result);
+      return this.#output(name, entry, event.result);
     }
     return failed(
       contract(
@@ -1207,11 +1241,11 @@ export class ToolSet implements Iterable<DynTool> {
     );
   }
 
-  async #output(
+  #output(
     name: string,
     entry: Entry,
     result: unknown,
-  ): Promise<TerminalEvent> {
+  ): TerminalEvent | Promise<TerminalEvent> {
     if (!isRecord(result) || !Array.isArray(result.content)) {
       return failed(
         contract(name, "the output event has no result with a content list"),
@@ -1224,7 +1258,7 @@ export class ToolSet implements Iterable<DynTool> {
         contract(name, "the result holds a content part of an unknown type"),
       );
     }
-    let output = result.output;
+    const output = result.output;
     if (output === undefined) {
       if (entry.descriptor.outputSchema !== undefined) {
         return failed(
@@ -1238,21 +1272,15 @@ export class ToolSet implements Iterable<DynTool> {
           ),
         );
       }
-    } else {
-      const problem = checkJsonValue(output, this.#limits);
-      if (problem) return failed(invalidOutput(name, one(problem)));
-      if (entry.parseOutput) {
-        const parsed = await parseWith(entry.parseOutput, output);
-        if ("broken" in parsed) return failed(contract(name, `parseOutput() ${parsed.broken}`));
-        if (!parsed.ok) return failed(invalidOutput(name, parsed));
-        output = parsed.value;
-      }
+      return outputEvent(result, undefined);
     }
-    const checked: ToolResult = {
-      ...(result as unknown as ToolResult),
-      ...(output === undefined ? {} : { output }),
-    };
-    return { type: "output", result: checked };
+    const problem = checkJsonValue(output, this.#limits);
+    if (problem) return failed(invalidOutput(name, one(problem)));
+    if (!entry.parseOutput) return outputEvent(result, output);
+    const parsed = parseWith(entry.parseOutput, output);
+    return parsed instanceof Promise
+      ? parsed.then((outcome) => parsedOutput(name, result, outcome))
+      : parsedOutput(name, result, parsed);
   }
 
   #record(
