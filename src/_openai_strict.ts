@@ -134,7 +134,9 @@ function strictObject(
     findings.refuse(
       appendPointer(path, "additionalProperties"),
       "additionalProperties",
-      `Cannot express an open map as strict mode closes every object: current value is ${JSON.stringify(extra)}`,
+      `Cannot express an open map as strict mode closes every object: current value is ${
+        JSON.stringify(extra).slice(0, 80)
+      }`,
     );
   }
   out.additionalProperties = false;
@@ -195,7 +197,11 @@ function strictNode(schema: unknown, path: string, root: JsonSchema, findings: F
   if ("const" in schema) out.enum = [structuredClone(schema.const)];
   if (Array.isArray(schema.oneOf)) {
     if (schema.anyOf !== undefined) {
-      findings.refuse(appendPointer(path, "oneOf"), "oneOf", "Cannot express oneOf beside anyOf in strict mode");
+      findings.refuse(
+        appendPointer(path, "oneOf"),
+        "oneOf",
+        "Cannot express oneOf beside anyOf, as strict mode has only anyOf: current value is both at one node",
+      );
     } else {
       findings.warn(
         appendPointer(path, "oneOf"),
