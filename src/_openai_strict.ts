@@ -124,7 +124,17 @@ function strictObject(
   findings: Findings,
 ): void {
   const extra = node.additionalProperties ?? node.unevaluatedProperties;
-  if (extra === undefined) {
+  const declared = isRecord(node.properties) && Object.keys(node.properties).length > 0;
+  if (extra === undefined && !declared && path !== "/inputSchema") {
+    // Below the root, an object that declares nothing is a free-form map;
+    // closing it would leave the model nothing but {}. At the root it is
+    // a tool without parameters.
+    findings.refuse(
+      path,
+      "properties",
+      "Cannot express an object that declares no properties, as strict mode closes every object: current value is an open object",
+    );
+  } else if (extra === undefined) {
     findings.warn(
       appendPointer(path, "additionalProperties"),
       "additionalProperties",

@@ -405,3 +405,22 @@ Deno.test("toOpenAITool() refuses a union at the root in strict mode", () => {
     return true;
   });
 });
+
+Deno.test("toOpenAITool() refuses a nested object that declares no properties, but closes an empty root", () => {
+  const nested = { type: "object", properties: { metadata: { type: "object" } }, additionalProperties: false };
+  assert.throws(() => toOpenAITool(descriptorOf(nested)), (error: unknown) => {
+    assert.ok(error instanceof ProjectionError);
+    assert.deepEqual(error.problems.map((p) => [p.path, p.keyword]), [[
+      "/inputSchema/properties/metadata",
+      "properties",
+    ]]);
+    return true;
+  });
+  const { tool } = toOpenAITool(descriptorOf({ type: "object" }));
+  assert.deepEqual(tool.function.parameters, {
+    type: "object",
+    additionalProperties: false,
+    properties: {},
+    required: [],
+  });
+});
