@@ -269,7 +269,7 @@ function referenced(node: SchemaNode, path: string, walk: Walk): GeminiSchema {
 function geminiNode(schema: unknown, path: string, walk: Walk): GeminiSchema {
   if (++walk.nodes.count > MAX_NODES) {
     throw new ProjectionError(
-      `Cannot project for Gemini as inlining its references grows the schema past ${MAX_NODES} nodes: current value is more`,
+      `Cannot project for Gemini as inlining its references grows the schema past ${MAX_NODES} nodes: current value is over ${MAX_NODES} at ${path}`,
       [{ path, keyword: "$ref", message: `Inlined references grow the schema past ${MAX_NODES} nodes.` }],
     );
   }
