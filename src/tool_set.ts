@@ -21,6 +21,7 @@ import { isChecked, markChecked } from "./_checked.ts";
 import { parserFor } from "./_parser.ts";
 import { CallControl, STOPPED } from "./_call_control.ts";
 import { directRunOf } from "./_direct.ts";
+import { CallContext } from "./_tool_context.ts";
 import { type Plan, planCalls } from "./schedule.ts";
 
 /** A model's tool call, as untrusted as it arrives. */
@@ -1045,10 +1046,7 @@ export class ToolSet implements Iterable<DynTool> {
     const { entry, options } = job;
     const name = entry.descriptor.name;
     let open = true;
-    const ctx: ToolContext = {
-      get signal() {
-        return control.signal;
-      },
+    const ctx: ToolContext = new CallContext(control, {
       callId: invocation.callId,
       idempotencyKey: invocation.idempotencyKey,
       resume: job.resume?.origin === "handler" ? job.resume.answer : undefined,
@@ -1060,7 +1058,7 @@ export class ToolSet implements Iterable<DynTool> {
         }
         if (open) emit(progress);
       },
-    };
+    });
     const direct = directRunOf(entry.tool);
     if (direct) {
       try {

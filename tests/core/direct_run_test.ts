@@ -75,3 +75,24 @@ Deno.test("ToolSet.call() reports a defined tool whose output JSON cannot carry 
   const end = await new ToolSet().register(tool).call({ id: "1", name: "big" });
   assert.equal(end.type === "failed" && end.failure.kind, "invalid_output");
 });
+
+Deno.test("ToolSet.call() gives a handler a context it may destructure: progress unbound, signal an AbortSignal", async () => {
+  const seen: string[] = [];
+  const tool = defineJsonTool({
+    name: "report",
+    description: "Reports.",
+    inputSchema: { type: "object" },
+    effects: [],
+    run: (_input, { progress, signal, callId, extensions }) => {
+      progress({ message: "half" });
+      return { aborted: signal.aborted, callId, user: extensions.user ?? null };
+    },
+  });
+  const end = await new ToolSet().register(tool).call(
+    { id: "call_9", name: "report" },
+    { onProgress: (event) => seen.push(event.message ?? ""), extensions: { user: "u1" } },
+  );
+  assert.deepEqual(seen, ["half"]);
+  assert.equal(end.type, "output");
+  if (end.type === "output") assert.deepEqual(end.result.output, { aborted: false, callId: "call_9", user: "u1" });
+});
