@@ -1034,7 +1034,17 @@ export class ToolSet implements Iterable<DynTool> {
       idempotencyKey,
     });
     // The resolved key goes with the job, so a suspension's record keeps it too.
-    return this.#execute({ ...job, idempotencyKey }, control, invocation, emit);
+    // Built field by field, and only when the key changed: a spread here made
+    // objects of varying shape that every later read of the job paid for.
+    const resolved: Dispatch = idempotencyKey === job.idempotencyKey ? job : {
+      entry: job.entry,
+      callId: job.callId,
+      args: job.args,
+      options: job.options,
+      resume: job.resume,
+      idempotencyKey,
+    };
+    return this.#execute(resolved, control, invocation, emit);
   }
 
   async #execute(
