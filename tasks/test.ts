@@ -45,6 +45,9 @@ const steps: readonly Step[] = [
   // The conformance checks in Deno (the source), Node.js, Bun, workerd and Vercel's edge runtime (the npm build);
   // it installs those runtimes from npm into .tools/ and builds dist/ first.
   { name: "runtimes", args: ["run", "-A", "tests/runtimes/run.ts"] },
+  // A few iterations of every benchmark case, each checking that its contenders behave as claimed,
+  // so the suite cannot rot; its timings mean nothing.
+  { name: "bench smoke", args: ["task", "bench:smoke"] },
   { name: "publish dry run", args: ["publish", "--dry-run", "--allow-dirty"] },
 ];
 
