@@ -55,6 +55,7 @@ export {
   type McpToolOverride,
   type McpToolRegistry,
   type McpToolsChange,
+  type McpTransport,
   type McpTransportOptions,
   type ServerProcessInfo,
 } from "./src/mcp/connection.ts";

@@ -10,6 +10,13 @@ interface Step {
 const { exports } = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
 const entrypoints: string[] = [...new Set<string>(typeof exports === "string" ? [exports] : Object.values(exports))];
 
+// The core's own files; the MCP examples need permissions and run in their own step.
+// (Listed one by one: `--ignore=src/mcp/` is not honoured once README.md pulls the MCP entry into the graph.)
+const coreSources = [...Deno.readDirSync(new URL("../src", import.meta.url))]
+  .filter((entry) => entry.isFile && entry.name.endsWith(".ts"))
+  .map((entry) => `src/${entry.name}`)
+  .sort();
+
 const steps: readonly Step[] = [
   { name: "format", args: ["fmt", "--check"] },
   { name: "lint", args: ["lint"] },
@@ -17,7 +24,7 @@ const steps: readonly Step[] = [
   // The core's tests get no permissions at all: that is the proof it does no IO.
   { name: "core tests (no permissions)", args: ["test", "--no-prompt", "tests/core/"] },
   // Every code block of the README runs too, so it cannot rot.
-  { name: "doc tests", args: ["test", "--no-prompt", "--doc", "--ignore=src/mcp/", "mod.ts", "src/", "README.md"] },
+  { name: "doc tests", args: ["test", "--no-prompt", "--doc", "mod.ts", ...coreSources, "src/testing/", "README.md"] },
   // MCP examples may spawn a process, so they get the permissions that takes.
   {
     name: "MCP doc tests",

@@ -7,6 +7,7 @@
 
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
 import {
   type McpConnectionOptions,
   type McpServerConnection,
@@ -57,7 +58,8 @@ export interface McpHttpOptions extends McpConnectionOptions {
  */
 export function connectMcpServer(options: McpHttpOptions | McpTransportOptions): Promise<McpServerConnection> {
   if ("transport" in options && options.transport !== undefined) {
-    return openMcpConnection(options.transport, options);
+    // Every SDK transport has this shape; the SDK's own type is not part of the public API.
+    return openMcpConnection(options.transport as unknown as Transport, options);
   }
   const { url, headers, fetch } = options as McpHttpOptions;
   let endpoint: URL;

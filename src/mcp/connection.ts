@@ -688,10 +688,24 @@ export class McpServerConnection implements AsyncDisposable {
   }
 }
 
-/** Options for connecting over a transport the host made (an SDK `Transport`). */
+/**
+ * An MCP transport the host made: any of the SDK's `Transport`s (in-memory,
+ * WebSocket, a custom one). Only its shape is named here, so this module's
+ * public types do not depend on the SDK's.
+ */
+export interface McpTransport {
+  /** Starts the transport; the connection calls it once. */
+  start(): Promise<void>;
+  /** Sends one JSON-RPC message. */
+  send(...args: never[]): Promise<void>;
+  /** Closes the transport. */
+  close(): Promise<void>;
+}
+
+/** Options for connecting over a transport the host made. */
 export interface McpTransportOptions extends McpConnectionOptions {
   /** The transport to the server, not yet started. */
-  readonly transport: Transport;
+  readonly transport: McpTransport;
 }
 
 /**
