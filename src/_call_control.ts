@@ -15,7 +15,7 @@ export class CallControl {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #stop: Promise<typeof STOPPED> | undefined;
   #resolveStop: ((value: typeof STOPPED) => void) | undefined;
-  readonly #onAbort = () => this.#halt("cancelled");
+  #onAbort: (() => void) | undefined;
 
   /**
    * @param stoppable Whether `cancel()` must wake a pending `race()` even with
@@ -35,6 +35,7 @@ export class CallControl {
     }
     if (callerSignal) {
       this.#callerSignal = callerSignal;
+      this.#onAbort = () => this.#halt("cancelled");
       callerSignal.addEventListener("abort", this.#onAbort, { once: true });
     }
     if (timeoutMs !== undefined) {
@@ -81,7 +82,7 @@ export class CallControl {
   dispose(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#callerSignal?.removeEventListener("abort", this.#onAbort);
+    if (this.#onAbort) this.#callerSignal?.removeEventListener("abort", this.#onAbort);
     this.#callerSignal = undefined;
   }
 }

@@ -177,11 +177,13 @@ export function parseWithValibot(
   schema: ValibotSchema,
   value: unknown,
 ): ParseResult | Promise<ParseResult> {
-  const settle = (outcome: v.SafeParseResult<AnySchema>): ParseResult =>
-    outcome.success ? { ok: true, value: outcome.output } : {
-      ok: false,
-      ...boundDiagnostics(diagnosticsFromValibot(outcome.issues)),
-    };
   if (schema.async) return v.safeParseAsync(schema as v.GenericSchemaAsync, value).then(settle);
   return settle(v.safeParse(schema as v.GenericSchema, value));
+}
+
+function settle(outcome: v.SafeParseResult<AnySchema>): ParseResult {
+  return outcome.success ? { ok: true, value: outcome.output } : {
+    ok: false,
+    ...boundDiagnostics(diagnosticsFromValibot(outcome.issues)),
+  };
 }

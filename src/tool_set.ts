@@ -20,7 +20,7 @@ import { restoreStrictArguments } from "./_strict_restore.ts";
 import { isChecked, markChecked } from "./_checked.ts";
 import { parserFor } from "./_parser.ts";
 import { CallControl, STOPPED } from "./_call_control.ts";
-import { directRunOf } from "./_direct.ts";
+import { type DirectRun, directRunOf } from "./_direct.ts";
 import { CallContext } from "./_tool_context.ts";
 import { type Plan, planCalls } from "./schedule.ts";
 
@@ -1072,7 +1072,7 @@ export class ToolSet implements Iterable<DynTool> {
     const direct = directRunOf(entry.tool);
     if (direct) {
       try {
-        return await this.#executeDirect(job, control, () => direct(invocation, ctx));
+        return await this.#executeDirect(job, control, direct, invocation, ctx);
       } finally {
         open = false;
       }
@@ -1154,19 +1154,18 @@ export class ToolSet implements Iterable<DynTool> {
   async #executeDirect(
     job: Dispatch,
     control: CallControl,
-    run: () => Promise<ExecutionEvent>,
+    run: DirectRun,
+    invocation: ValidatedInvocation,
+    ctx: ToolContext,
   ): Promise<TerminalEvent> {
-    const outcome = await control.race(
-      run().then(
-        (event) => ({ event }),
-        (error: unknown) => ({ error }),
-      ),
-    );
-    if (outcome === STOPPED) return this.#stopped(job, control, true);
-    if ("error" in outcome) {
-      return failed(contract(job.entry.descriptor.name, `the stream threw: ${String(outcome.error)}`));
+    let event: ExecutionEvent | typeof STOPPED;
+    try {
+      event = await control.race(run(invocation, ctx));
+    } catch (error) {
+      return failed(contract(job.entry.descriptor.name, `the stream threw: ${String(error)}`));
     }
-    const settled = this.#terminal(job, outcome.event);
+    if (event === STOPPED) return this.#stopped(job, control, true);
+    const settled = this.#terminal(job, event);
     const checked = settled instanceof Promise ? await control.race(settled) : settled;
     return checked === STOPPED ? this.#stopped(job, control, true) : checked;
   }
