@@ -48,6 +48,7 @@ export class StdioTransport implements Transport {
 
   readonly #params: StdioServerParameters;
   #child: ChildProcess | undefined;
+  #delivered: Promise<void> = Promise.resolve();
   #exited: Promise<void> | undefined;
   #stdout = "";
   #stderr = "";
@@ -145,13 +146,20 @@ export class StdioTransport implements Transport {
       this.onerror?.(new Error(`Skipped a line on stdout that is not JSON-RPC: ${line.slice(0, 200)}`));
       return;
     }
-    this.onmessage?.(message);
+    // One message a microtask turn: the SDK runs a notification's handler a
+    // turn after receiving it but settles a response at once, dropping the
+    // request's progress handler; delivering back to back would lose the
+    // last progress notification sent just before the result.
+    this.#delivered = this.#delivered.then(() => this.onmessage?.(message)).catch((error) =>
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)))
+    );
   }
 
   #finish(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.onclose?.();
+    // After every message already read, so a result sent just before exit still counts.
+    this.#delivered = this.#delivered.then(() => this.onclose?.());
   }
 
   send(message: JSONRPCMessage): Promise<void> {

@@ -116,6 +116,21 @@ Deno.test("text, audio, resource-link and embedded resources become content part
   ]);
 });
 
+Deno.test("progress notifications that arrive in one read with the result all become progress events, in order", async () => {
+  await using server = await connectFixture("default");
+  const tools = server.register(new ToolSet());
+  for (let round = 0; round < 5; round++) {
+    const events = [];
+    for await (const event of tools.stream({ id: `burst_${round}`, name: "fixture__burst", arguments: "{}" })) {
+      events.push(event);
+    }
+    assert.deepEqual(
+      events.map((event) => event.type === "progress" ? event.progress : event.type),
+      [1, 2, 3, "output"],
+    );
+  }
+});
+
 Deno.test("a timeout sends notifications/cancelled and the server sees it", async () => {
   await using server = await connectFixture("default");
   const tools = server.register(new ToolSet());
