@@ -3,6 +3,7 @@
 
 import type { Diagnostic } from "./diagnostics.ts";
 import { checkJsonValue, type JsonLimits } from "./limits.ts";
+import { leanVerdict } from "./_json_size.ts";
 
 /** Arguments read into a private JSON object, or the one problem that stopped it. */
 export type ReadArguments =
@@ -56,7 +57,7 @@ export function readArguments(raw: unknown, limits: JsonLimits): ReadArguments {
       };
     }
   }
-  if (raw !== value) return accept(value, limits);
+  if (raw !== value) return accept(value, limits, textVouches(raw as string, limits));
   // A value given directly may hold getters or proxies that throw, or that
   // answer differently when read again: only a data copy is checked and kept.
   let copy: unknown;
@@ -78,9 +79,24 @@ export function readArguments(raw: unknown, limits: JsonLimits): ReadArguments {
   return accept(copy, limits);
 }
 
-/** Accepts plain JSON data that nothing else holds, when it is a bounded object. */
-function accept(value: unknown, limits: JsonLimits): ReadArguments {
-  const problem = checkJsonValue(value, limits);
+/**
+ * Whether a JSON text vouches for the size and the strings of what it
+ * parses to. Re-encoded compactly, a JSON text takes at most 6 bytes a
+ * UTF-16 unit (`1e20` becomes 21 digits; a string's unit at most 3 bytes,
+ * an escape no more than its own length); and with no lone surrogate and no
+ * `\u` escape in it, no string parsed from it can hold a lone surrogate.
+ */
+function textVouches(text: string, limits: JsonLimits): boolean {
+  return text.length * 6 <= limits.maxBytes && text.isWellFormed() && !text.includes("\\u");
+}
+
+/**
+ * Accepts plain JSON data that nothing else holds, when it is a bounded
+ * object. When its JSON text vouches for its size and strings, only its
+ * depth and numbers are checked before the full check would.
+ */
+function accept(value: unknown, limits: JsonLimits, vouched = false): ReadArguments {
+  const problem = vouched && leanVerdict(value, limits, "structure") ? undefined : checkJsonValue(value, limits);
   if (problem) return { ok: false, diagnostic: problem };
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return {
