@@ -2,7 +2,10 @@
 
 /** Appends one reference token to a JSON Pointer, escaping `~` and `/`. */
 export function appendPointer(pointer: string, token: string): string {
-  return `${pointer}/${token.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+  const escaped = token.includes("~") || token.includes("/")
+    ? token.replaceAll("~", "~0").replaceAll("/", "~1")
+    : token;
+  return `${pointer}/${escaped}`;
 }
 
 /** Builds a JSON Pointer from path segments. */

@@ -31,26 +31,33 @@ function pointerTokens(pointer: string): string[] {
 
 const INDEX = /^(0|[1-9][0-9]*)$/;
 
+function startsWithDigit(token: string): boolean {
+  const code = token.charCodeAt(0);
+  return code >= 0x30 && code <= 0x39;
+}
+
 /** Array indexes compare as numbers, so `/items/2` sorts before `/items/10`. */
 function compareTokens(a: string, b: string): number {
-  if (INDEX.test(a) && INDEX.test(b)) return Number(a) - Number(b);
+  if (startsWithDigit(a) && startsWithDigit(b) && INDEX.test(a) && INDEX.test(b)) return Number(a) - Number(b);
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function comparePointers(a: string, b: string): number {
-  const left = pointerTokens(a);
-  const right = pointerTokens(b);
+/** A diagnostic with its path split once, so sorting does not split it at every comparison. */
+interface Keyed {
+  readonly diagnostic: Diagnostic;
+  readonly tokens: readonly string[];
+}
+
+function compareKeyed(a: Keyed, b: Keyed): number {
+  const left = a.tokens;
+  const right = b.tokens;
   for (let i = 0; i < Math.min(left.length, right.length); i++) {
     const order = compareTokens(left[i], right[i]);
     if (order !== 0) return order;
   }
-  return left.length - right.length;
-}
-
-function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
-  return comparePointers(a.path, b.path) ||
-    compareTokens(a.keyword, b.keyword) ||
-    compareTokens(a.message, b.message);
+  return left.length - right.length ||
+    compareTokens(a.diagnostic.keyword, b.diagnostic.keyword) ||
+    compareTokens(a.diagnostic.message, b.diagnostic.message);
 }
 
 /**
@@ -80,10 +87,11 @@ function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
 export function boundDiagnostics(
   found: readonly Diagnostic[],
 ): DiagnosticReport {
-  const sorted = [...found].sort(compareDiagnostics);
-  const unique = sorted.filter((item, i) => i === 0 || compareDiagnostics(sorted[i - 1], item) !== 0);
+  const sorted = found.map((diagnostic): Keyed => ({ diagnostic, tokens: pointerTokens(diagnostic.path) }))
+    .sort(compareKeyed);
+  const unique = sorted.filter((item, i) => i === 0 || compareKeyed(sorted[i - 1], item) !== 0);
   return {
-    diagnostics: unique.slice(0, MAX_DIAGNOSTICS),
+    diagnostics: unique.slice(0, MAX_DIAGNOSTICS).map((item) => item.diagnostic),
     omitted: Math.max(0, unique.length - MAX_DIAGNOSTICS),
   };
 }
