@@ -133,30 +133,12 @@ export async function compare(contenders: readonly Contender[], mode: Mode): Pro
 }
 
 /**
- * Repeats a measurement that yields one number per repetition (a time in
- * ms, a size in bytes) and summarises the repetitions.
- *
- * @param times How many repetitions.
- * @param measure One repetition.
- * @returns The stats over the repetitions.
- */
-export async function repeat(times: number, measure: () => number | Promise<number>): Promise<Stats> {
-  const values: number[] = [];
-  for (let i = 0; i < times; i++) values.push(await measure());
-  return summarise(values);
-}
-
-/** A single value as stats, for measurements made once (sizes). */
-export function once(value: number): Stats {
-  return { median: value, p75: value, p99: value, samples: 1 };
-}
-
-/**
  * Builds rows for a compared case, with ratios to a reference contender.
  *
  * @param group The case's label.
  * @param names The contenders' names, in the order of `stats`.
  * @param stats The stats from {@linkcode compare}.
+ * @param unit The unit of the stats.
  * @param reference The name of the contender ratios are taken against.
  * @param targets Targets by contender name.
  * @returns The rows.
@@ -183,7 +165,7 @@ export function ratioRows(
 }
 
 /** Collects garbage when the process runs with `--v8-flags=--expose-gc`. */
-export function collectGarbage(): void {
+function collectGarbage(): void {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   gc?.();
