@@ -7,14 +7,11 @@ import {
   schedulerClass,
   type SuspendedCall,
   type TerminalEvent,
-  toAnthropicTool,
-  toGeminiFunction,
-  toMcpTool,
   type ToolCall,
   type ToolDescriptor,
   ToolSet,
-  toOpenAITool,
 } from "../mod.ts";
+import { toAnthropicTool, toGeminiFunction, toMcpTool, toOpenAITool } from "../projections.ts";
 import { connectMcpServer, McpConnectionError, type McpServerConnection } from "../mcp.ts";
 import { parseArgs } from "node:util";
 import { demoFiles, demoTools } from "./demo_tools.ts";

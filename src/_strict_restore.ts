@@ -6,7 +6,6 @@
 
 import type { JsonSchema } from "./schema.ts";
 import { isRecord, madeNullable, resolveLocalRef, type SchemaNode, setOwn } from "./_projection.ts";
-import { strictSchemaOf } from "./_openai_strict.ts";
 
 // Reference hops allowed without descending into the value: guards a
 // schema whose references loop without ever describing a value.
@@ -72,14 +71,14 @@ function restore(schema: unknown, value: unknown, root: JsonSchema): unknown {
 
 /**
  * Turns the `null` a strict model sent for each property the OpenAI strict
- * projection made nullable back into absence. When strict mode cannot
- * express the schema, the model was never shown a strict projection, so
- * the arguments are returned as they are. The arguments are not changed.
+ * projection made nullable (an optional property whose schema refuses
+ * `null`) back into absence. Only such a `null` changes, and under the
+ * tool's own schema it could never be valid, so no valid value changes
+ * meaning. The arguments are not changed.
  */
 export function restoreStrictArguments(
   inputSchema: JsonSchema,
   args: Record<string, unknown>,
 ): Record<string, unknown> {
-  if (strictSchemaOf(inputSchema).schema === undefined) return args;
   return restore(inputSchema, args, inputSchema) as Record<string, unknown>;
 }

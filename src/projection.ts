@@ -30,7 +30,8 @@ export interface Projection<Tool> {
  *
  * @example Strict mode refuses an open map
  * ```ts
- * import { describeTool, ProjectionError, toOpenAITool } from "@salvor/tools";
+ * import { describeTool } from "@salvor/tools";
+ * import { ProjectionError, toOpenAITool } from "@salvor/tools/projections";
  * import assert from "node:assert/strict";
  *
  * const descriptor = describeTool({

@@ -46,7 +46,8 @@ const ROOT_TABLE: KeywordTable = {
  *
  * @example
  * ```ts
- * import { describeTool, toAnthropicTool } from "@salvor/tools";
+ * import { describeTool } from "@salvor/tools";
+ * import { toAnthropicTool } from "@salvor/tools/projections";
  * import assert from "node:assert/strict";
  *
  * const descriptor = describeTool({

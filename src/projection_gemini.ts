@@ -339,7 +339,8 @@ function dedupe(warnings: readonly ProjectionWarning[]): ProjectionWarning[] {
  *
  * @example References are inlined and const mapped
  * ```ts
- * import { describeTool, toGeminiFunction } from "@salvor/tools";
+ * import { describeTool } from "@salvor/tools";
+ * import { toGeminiFunction } from "@salvor/tools/projections";
  * import assert from "node:assert/strict";
  *
  * const descriptor = describeTool({

@@ -92,7 +92,8 @@ function hintsOf(effect: Effect) {
  *
  * @example A deleting tool is marked destructive
  * ```ts
- * import { describeTool, toMcpTool } from "@salvor/tools";
+ * import { describeTool } from "@salvor/tools";
+ * import { toMcpTool } from "@salvor/tools/projections";
  * import assert from "node:assert/strict";
  *
  * const descriptor = describeTool({

@@ -82,7 +82,8 @@ export type OpenAITool<Api extends OpenAIApi> = Api extends "responses" ? OpenAI
  *
  * @example Optional properties become required and nullable
  * ```ts
- * import { describeTool, toOpenAITool } from "@salvor/tools";
+ * import { describeTool } from "@salvor/tools";
+ * import { toOpenAITool } from "@salvor/tools/projections";
  * import assert from "node:assert/strict";
  *
  * const descriptor = describeTool({

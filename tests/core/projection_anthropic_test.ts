@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { describeTool, toAnthropicTool } from "../../mod.ts";
+import { describeTool } from "../../mod.ts";
+import { toAnthropicTool } from "../../projections.ts";
 import golden from "./fixtures/projection_goldens/anthropic.json" with { type: "json" };
 import { projectAll } from "./fixtures/projection.ts";
 import { fixtureDescriptor, SCHEMAS } from "./fixtures/projection_schemas.ts";

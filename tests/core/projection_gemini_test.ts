@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { describeTool, type JsonSchema, ProjectionError, toGeminiFunction, type ToolDescriptor } from "../../mod.ts";
+import { describeTool, type JsonSchema, type ToolDescriptor } from "../../mod.ts";
+import { ProjectionError, toGeminiFunction } from "../../projections.ts";
 import golden from "./fixtures/projection_goldens/gemini.json" with { type: "json" };
 import { projectAll } from "./fixtures/projection.ts";
 import { SCHEMAS } from "./fixtures/projection_schemas.ts";

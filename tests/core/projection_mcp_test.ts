@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { describeTool, toMcpTool, type ToolSpec } from "../../mod.ts";
+import { describeTool, type ToolSpec } from "../../mod.ts";
+import { toMcpTool } from "../../projections.ts";
 import golden from "./fixtures/projection_goldens/mcp.json" with { type: "json" };
 import { projectAll } from "./fixtures/projection.ts";
 import { SCHEMAS } from "./fixtures/projection_schemas.ts";

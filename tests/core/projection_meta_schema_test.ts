@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { type OutputUnit, type Schema, Validator } from "@cfworker/json-schema";
-import { toAnthropicTool, toGeminiFunction, toMcpTool, toOpenAITool } from "../../mod.ts";
+import { toAnthropicTool, toGeminiFunction, toMcpTool, toOpenAITool } from "../../projections.ts";
 import meta from "./fixtures/meta_schema_2020_12.json" with { type: "json" };
 import geminiMeta from "./fixtures/gemini_schema.json" with { type: "json" };
 import { fixtureDescriptor, SCHEMAS } from "./fixtures/projection_schemas.ts";

@@ -5,11 +5,10 @@ import {
   defineJsonTool,
   describeTool,
   type JsonSchema,
-  ProjectionError,
   type ToolDescriptor,
   ToolSet,
-  toOpenAITool,
 } from "../../mod.ts";
+import { ProjectionError, toOpenAITool } from "../../projections.ts";
 import golden from "./fixtures/projection_goldens/openai_strict.json" with { type: "json" };
 import { projectAll } from "./fixtures/projection.ts";
 import { fixtureDescriptor, SCHEMAS } from "./fixtures/projection_schemas.ts";
@@ -221,16 +220,28 @@ Deno.test("ToolSet.call() with projection openai-strict restores nulls inside un
   }
 });
 
-Deno.test("ToolSet.call() with projection openai-strict leaves a schema strict mode cannot express alone", async () => {
+Deno.test("ToolSet.call() with projection openai-strict changes only a null the tool's own schema could never accept", async () => {
   const schema = {
     type: "object",
-    properties: { headers: { type: "object", additionalProperties: { type: "string" } }, note: { type: "string" } },
+    properties: {
+      headers: { type: "object", additionalProperties: { type: "string" } },
+      note: { type: "string" },
+      reason: { type: ["string", "null"] },
+      id: { type: "string" },
+    },
+    required: ["id"],
     additionalProperties: false,
   };
-  const end = await echo(schema, { headers: {}, note: null }, "openai-strict");
-  assert.equal(end.type === "failed" && end.failure.kind, "invalid_input");
-  if (end.type === "failed") {
-    assert.deepEqual(end.failure.diagnostics?.map((d) => [d.path, d.keyword]), [["/note", "type"]]);
+  // `note: null` is invalid under the schema, so reading it as absent changes no valid meaning;
+  // a nullable property keeps its null, and a required one is never touched.
+  const kept = await echo(schema, { headers: {}, note: null, reason: null, id: "a" }, "openai-strict");
+  assert.deepEqual(kept.type === "output" && kept.result.output, {
+    input: { headers: {}, reason: null, id: "a" },
+  });
+  const required = await echo(schema, { id: null }, "openai-strict");
+  assert.equal(required.type === "failed" && required.failure.kind, "invalid_input");
+  if (required.type === "failed") {
+    assert.deepEqual(required.failure.diagnostics?.map((d) => [d.path, d.keyword]), [["/id", "type"]]);
   }
 });
 
@@ -380,7 +391,7 @@ Deno.test("ToolSet.call() with projection openai-strict keeps a __proto__ argume
 });
 
 Deno.test("every projection refuses what is not a descriptor with a TypeError", async () => {
-  const { toAnthropicTool, toGeminiFunction, toMcpTool } = await import("../../mod.ts");
+  const { toAnthropicTool, toGeminiFunction, toMcpTool } = await import("../../projections.ts");
   for (const project of [toOpenAITool, toAnthropicTool, toGeminiFunction, toMcpTool]) {
     for (const bad of [undefined, null, "read_file", { name: "x" }, { name: "x", description: "d", inputSchema: 5 }]) {
       assert.throws(() => project(bad as never), (error: unknown) => {

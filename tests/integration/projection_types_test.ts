@@ -10,15 +10,15 @@ import type { FunctionDeclaration, Type } from "@google/genai";
 // file that does not exist, so under that name the type is unchecked.
 import type { Tool as McpSdkTool } from "@modelcontextprotocol/sdk/types";
 import type { Tool as McpSpecTool } from "@modelcontextprotocol/sdk/spec.types";
+import { describeTool } from "../../mod.ts";
 import {
-  describeTool,
   type GeminiFunctionDeclaration,
   type GeminiType,
   toAnthropicTool,
   toGeminiFunction,
   toMcpTool,
   toOpenAITool,
-} from "../../mod.ts";
+} from "../../projections.ts";
 
 const descriptor = describeTool({
   name: "search",
