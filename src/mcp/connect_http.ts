@@ -8,6 +8,7 @@
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
+import { watchedFetch } from "./_http_watch.ts";
 import {
   type McpConnectionOptions,
   type McpServerConnection,
@@ -29,6 +30,12 @@ export interface McpHttpOptions extends McpConnectionOptions {
  * Connects to an MCP server over Streamable HTTP (`url`) or over an SDK
  * transport the host made (`transport`), lists every tool and returns the
  * live connection.
+ *
+ * Over HTTP, a request that gets no answer or a response stream that breaks
+ * off makes the connection check the endpoint once more; when that gets no
+ * HTTP answer at all, the server counts as gone: calls in flight fail as
+ * `unavailable` and later calls fail at once. A live server that only
+ * dropped a stream keeps the connection.
  *
  * @param options The server's name, where it is, and how to treat its tools.
  * @returns The connection, with the server's tools ready to register.
@@ -74,9 +81,20 @@ export function connectMcpServer(options: McpHttpOptions | McpTransportOptions):
       ),
     );
   }
-  const transport = new StreamableHTTPClientTransport(endpoint, {
+  // The SDK's transport never closes on its own when the server dies, so the
+  // watch closes it: pending calls then fail as unavailable, and later ones at once.
+  let gone: string | undefined;
+  const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(endpoint, {
     ...(headers ? { requestInit: { headers: { ...headers } } } : {}),
-    ...(fetch ? { fetch } : {}),
+    fetch: watchedFetch(endpoint, () => fetch ?? globalThis.fetch, (problem) => {
+      gone = problem;
+      void transport.close();
+    }),
   });
-  return openMcpConnection(transport, options);
+  return openMcpConnection(transport, options, {
+    startProblem: () => undefined,
+    exitProblem: () => gone,
+    stderr: () => "",
+    pid: () => undefined,
+  });
 }

@@ -9,6 +9,7 @@ import { connectMcpServer, type McpConnectionOptions, type McpServerConnection }
 export const EVERYTHING = "@modelcontextprotocol/server-everything@2026.8.31";
 
 const FIXTURE = new URL("./fixtures/scripted_server.ts", import.meta.url).pathname;
+const HTTP_FIXTURE = new URL("./fixtures/http_server.ts", import.meta.url).pathname;
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 /** What a spawned server needs beyond the safe base environment. */
@@ -63,23 +64,24 @@ export interface StartedServer extends AsyncDisposable {
   stop(): Promise<void>;
 }
 
-/** Starts server-everything's Streamable HTTP transport on a loopback port and waits until it listens. */
-export async function startEverythingHttp(): Promise<StartedServer> {
-  const port = freePort();
-  const child = spawn("npx", ["-y", EVERYTHING, "streamableHttp"], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
+/** Starts a server in its own process group and waits until its output tells the port it listens on. */
+async function startListening(
+  command: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  portIn: (output: string) => number | undefined,
+): Promise<StartedServer> {
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
   let output = "";
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server-everything did not listen in time: ${output}`)), 60_000);
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${args.join(" ")} did not listen in time: ${output}`)), 60_000);
     const read = (chunk: Uint8Array) => {
       output += new TextDecoder().decode(chunk);
-      if (output.includes(`port ${port}`)) {
+      const port = portIn(output);
+      if (port !== undefined) {
         clearTimeout(timer);
-        resolve();
+        resolve(port);
       }
     };
     child.stdout!.on("data", read);
@@ -101,6 +103,30 @@ export async function startEverythingHttp(): Promise<StartedServer> {
     child.stderr!.destroy();
   };
   return { url: `http://127.0.0.1:${port}/mcp`, pgid, stop, [Symbol.asyncDispose]: stop };
+}
+
+/** Starts server-everything's Streamable HTTP transport on a loopback port and waits until it listens. */
+export function startEverythingHttp(): Promise<StartedServer> {
+  const port = freePort();
+  return startListening(
+    "npx",
+    ["-y", EVERYTHING, "streamableHttp"],
+    { ...process.env, PORT: String(port) },
+    (output) => output.includes(`port ${port}`) ? port : undefined,
+  );
+}
+
+/** Starts the Streamable HTTP fixture server with the given script on a loopback port. */
+export function startHttpFixture(script: string): Promise<StartedServer> {
+  return startListening(
+    Deno.execPath(),
+    ["run", "--allow-net=127.0.0.1", "--no-prompt", HTTP_FIXTURE, script],
+    { ...process.env, ...serverEnv() },
+    (output) => {
+      const port = /listening on port (\d+)/.exec(output)?.[1];
+      return port === undefined ? undefined : Number(port);
+    },
+  );
 }
 
 /** The process ids in a process group, from ps. */
