@@ -7,7 +7,7 @@ import { boundDiagnostics, type Diagnostic } from "./diagnostics.ts";
 import type { ParseResult } from "./dyn.ts";
 import type { JsonSchema } from "./schema.ts";
 import type { ValibotSchema } from "./valibot_schema.ts";
-import { toPointer } from "./_json_pointer.ts";
+import { appendPointer, toPointer } from "./_json_pointer.ts";
 
 type AnySchema = v.GenericSchema | v.GenericSchemaAsync;
 
@@ -159,17 +159,23 @@ function keywordOf(issue: v.BaseIssue<unknown>): string {
 export function diagnosticsFromValibot(
   issues: readonly v.BaseIssue<unknown>[],
 ): Diagnostic[] {
-  return issues.map((issue) => {
+  const diagnostics: Diagnostic[] = [];
+  for (const issue of issues) {
     const keyword = keywordOf(issue);
-    const path = toPointer((issue.path ?? []).map((item) => String(item.key)));
-    const name = issue.path?.at(-1)?.key;
+    let path = "";
+    let name: unknown;
+    for (const item of issue.path ?? []) {
+      name = item.key;
+      path = appendPointer(path, String(name));
+    }
     const message = keyword === "required"
       ? `Missing required property "${String(name)}".`
       : keyword === "additionalProperties"
       ? `Property "${String(name)}" is not allowed.`
       : issue.message;
-    return { path, keyword, message };
-  });
+    diagnostics.push({ path, keyword, message });
+  }
+  return diagnostics;
 }
 
 /** Parses a value with a Valibot schema into a {@linkcode ParseResult}. */
@@ -182,8 +188,7 @@ export function parseWithValibot(
 }
 
 function settle(outcome: v.SafeParseResult<AnySchema>): ParseResult {
-  return outcome.success ? { ok: true, value: outcome.output } : {
-    ok: false,
-    ...boundDiagnostics(diagnosticsFromValibot(outcome.issues)),
-  };
+  if (outcome.success) return { ok: true, value: outcome.output };
+  const report = boundDiagnostics(diagnosticsFromValibot(outcome.issues));
+  return { ok: false, diagnostics: report.diagnostics, omitted: report.omitted };
 }

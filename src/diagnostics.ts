@@ -25,39 +25,69 @@ export interface DiagnosticReport {
   readonly omitted: number;
 }
 
-function pointerTokens(pointer: string): string[] {
-  return pointer === "" ? [] : pointer.slice(1).split("/");
-}
-
-const INDEX = /^(0|[1-9][0-9]*)$/;
-
-function startsWithDigit(token: string): boolean {
-  const code = token.charCodeAt(0);
+function isDigit(code: number): boolean {
   return code >= 0x30 && code <= 0x39;
 }
 
-/** Array indexes compare as numbers, so `/items/2` sorts before `/items/10`. */
-function compareTokens(a: string, b: string): number {
-  if (startsWithDigit(a) && startsWithDigit(b) && INDEX.test(a) && INDEX.test(b)) return Number(a) - Number(b);
-  return a < b ? -1 : a > b ? 1 : 0;
+/** Whether `text[start, end)` is an array index: `0`, or digits not starting with `0`. */
+function isIndex(text: string, start: number, end: number): boolean {
+  if (end === start || (text.charCodeAt(start) === 0x30 && end - start > 1)) return false;
+  for (let i = start; i < end; i++) if (!isDigit(text.charCodeAt(i))) return false;
+  return true;
 }
 
-/** A diagnostic with its path split once, so sorting does not split it at every comparison. */
-interface Keyed {
-  readonly diagnostic: Diagnostic;
-  readonly tokens: readonly string[];
-}
-
-function compareKeyed(a: Keyed, b: Keyed): number {
-  const left = a.tokens;
-  const right = b.tokens;
-  for (let i = 0; i < Math.min(left.length, right.length); i++) {
-    const order = compareTokens(left[i], right[i]);
+/**
+ * Compares `a[aStart, aEnd)` with `b[bStart, bEnd)` in place, so sorting
+ * builds no substrings. Array indexes compare as numbers, so `/items/2`
+ * sorts before `/items/10`: with no leading zeros, the shorter is smaller.
+ */
+function compareSpans(a: string, aStart: number, aEnd: number, b: string, bStart: number, bEnd: number): number {
+  const aLength = aEnd - aStart;
+  const bLength = bEnd - bStart;
+  if (
+    aLength !== bLength && isDigit(a.charCodeAt(aStart)) && isDigit(b.charCodeAt(bStart)) &&
+    isIndex(a, aStart, aEnd) && isIndex(b, bStart, bEnd)
+  ) {
+    return aLength - bLength;
+  }
+  for (let i = 0; i < aLength && i < bLength; i++) {
+    const order = a.charCodeAt(aStart + i) - b.charCodeAt(bStart + i);
     if (order !== 0) return order;
   }
-  return left.length - right.length ||
-    compareTokens(a.diagnostic.keyword, b.diagnostic.keyword) ||
-    compareTokens(a.diagnostic.message, b.diagnostic.message);
+  return aLength - bLength;
+}
+
+function compareTokens(a: string, b: string): number {
+  return a === b ? 0 : compareSpans(a, 0, a.length, b, 0, b.length);
+}
+
+/** Compares two JSON Pointers token by token; a parent sorts before its children. */
+function comparePaths(a: string, b: string): number {
+  if (a === b) return 0;
+  // "" is the whole value: no tokens, so it sorts first.
+  if (a === "") return -1;
+  if (b === "") return 1;
+  let aStart = 1;
+  let bStart = 1;
+  while (true) {
+    const aSlash = a.indexOf("/", aStart);
+    const bSlash = b.indexOf("/", bStart);
+    const aEnd = aSlash === -1 ? a.length : aSlash;
+    const bEnd = bSlash === -1 ? b.length : bSlash;
+    const order = compareSpans(a, aStart, aEnd, b, bStart, bEnd);
+    if (order !== 0) return order;
+    if (aSlash === -1 || bSlash === -1) return aSlash === bSlash ? 0 : aSlash === -1 ? -1 : 1;
+    aStart = aSlash + 1;
+    bStart = bSlash + 1;
+  }
+}
+
+function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  return comparePaths(a.path, b.path) || compareTokens(a.keyword, b.keyword) || compareTokens(a.message, b.message);
+}
+
+function sameDiagnostic(a: Diagnostic, b: Diagnostic): boolean {
+  return a.path === b.path && a.keyword === b.keyword && a.message === b.message;
 }
 
 /**
@@ -87,11 +117,15 @@ function compareKeyed(a: Keyed, b: Keyed): number {
 export function boundDiagnostics(
   found: readonly Diagnostic[],
 ): DiagnosticReport {
-  const sorted = found.map((diagnostic): Keyed => ({ diagnostic, tokens: pointerTokens(diagnostic.path) }))
-    .sort(compareKeyed);
-  const unique = sorted.filter((item, i) => i === 0 || compareKeyed(sorted[i - 1], item) !== 0);
-  return {
-    diagnostics: unique.slice(0, MAX_DIAGNOSTICS).map((item) => item.diagnostic),
-    omitted: Math.max(0, unique.length - MAX_DIAGNOSTICS),
-  };
+  // Most reports hold one diagnostic: nothing to sort or drop.
+  if (found.length === 1) return { diagnostics: [found[0]], omitted: 0 };
+  const sorted = found.slice().sort(compareDiagnostics);
+  const kept: Diagnostic[] = [];
+  let unique = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    if (i > 0 && sameDiagnostic(sorted[i - 1], sorted[i])) continue;
+    unique++;
+    if (kept.length < MAX_DIAGNOSTICS) kept.push(sorted[i]);
+  }
+  return { diagnostics: kept, omitted: unique - kept.length };
 }
