@@ -3,7 +3,7 @@
 
 import type { Diagnostic } from "./diagnostics.ts";
 import { checkJsonValue, type JsonLimits } from "./limits.ts";
-import { leanVerdict } from "./_json_size.ts";
+import { parsedStructureHolds } from "./_json_size.ts";
 
 /** Arguments read into a private JSON object, or the one problem that stopped it. */
 export type ReadArguments =
@@ -96,7 +96,7 @@ function textVouches(text: string, limits: JsonLimits): boolean {
  * depth and numbers are checked before the full check would.
  */
 function accept(value: unknown, limits: JsonLimits, vouched = false): ReadArguments {
-  const problem = vouched && leanVerdict(value, limits, "structure") ? undefined : checkJsonValue(value, limits);
+  const problem = vouched && parsedStructureHolds(value, limits.maxDepth) ? undefined : checkJsonValue(value, limits);
   if (problem) return { ok: false, diagnostic: problem };
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return {

@@ -66,16 +66,14 @@ function numberBytesAtMost(value: number): number {
 }
 
 /**
- * How the lean pass counts strings and numbers: `exact`ly; at their largest
- * (`bound`), which needs no scan of a string or formatting of a number, so
- * a value that passes so passes exactly; or not at all (`structure`), for a
- * value whose strings are known to be well-formed and whose size is known
- * to be within bounds, so only its depth, shape and numbers are checked.
+ * How the lean pass counts strings and numbers: `exact`ly, or at their
+ * largest (`bound`), which needs no scan of a string or formatting of a
+ * number, so a value that passes so passes exactly.
  */
-export type Measure = "exact" | "bound" | "structure";
+export type Measure = "exact" | "bound";
 
 function stringBytes(text: string, measure: Measure): number {
-  return measure === "exact" ? encodedStringBytes(text) : measure === "bound" ? stringBytesAtMost(text) : 0;
+  return measure === "exact" ? encodedStringBytes(text) : stringBytesAtMost(text);
 }
 
 /**
@@ -91,7 +89,7 @@ function remaining(value: unknown, depth: number, maxDepth: number, budget: numb
     }
     case "number":
       if (!Number.isFinite(value)) return -1;
-      return budget - (measure === "exact" ? numberBytes(value) : measure === "bound" ? numberBytesAtMost(value) : 0);
+      return budget - (measure === "exact" ? numberBytes(value) : numberBytesAtMost(value));
     case "boolean":
       return budget - (value ? 4 : 5);
     case "object": {
@@ -136,4 +134,33 @@ function remaining(value: unknown, depth: number, maxDepth: number, budget: numb
  */
 export function leanVerdict(value: unknown, limits: JsonLimits, measure: Measure): boolean {
   return remaining(value, 0, limits.maxDepth, limits.maxBytes, measure) >= 0;
+}
+
+/**
+ * Whether a value parsed from a JSON text that vouches for its size and its
+ * strings is plain bounded JSON: only its depth and its numbers are left to
+ * check (a JSON text may write a number too large for a double, which
+ * parses to Infinity).
+ *
+ * @param value What `JSON.parse` returned.
+ * @param maxDepth The deepest nesting allowed.
+ */
+export function parsedStructureHolds(value: unknown, maxDepth: number): boolean {
+  return structureHolds(value, 0, maxDepth);
+}
+
+function structureHolds(value: unknown, depth: number, maxDepth: number): boolean {
+  if (typeof value === "number") return Number.isFinite(value);
+  if (typeof value !== "object" || value === null) return true;
+  if (depth >= maxDepth) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      if (!structureHolds(value[i], depth + 1, maxDepth)) return false;
+    }
+    return true;
+  }
+  for (const key in value) {
+    if (!structureHolds((value as Record<string, unknown>)[key], depth + 1, maxDepth)) return false;
+  }
+  return true;
 }
