@@ -80,8 +80,11 @@ export class CallControl {
 
   /** Removes the listener and the timer. Safe to call more than once. */
   dispose(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+    // Most calls have no timer and no listener: they skip both runtime calls.
+    if (this.#timer !== undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
     if (this.#onAbort) this.#callerSignal?.removeEventListener("abort", this.#onAbort);
     this.#callerSignal = undefined;
   }

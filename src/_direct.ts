@@ -7,8 +7,14 @@
 import type { DynTool, ToolContext, ValidatedInvocation } from "./dyn.ts";
 import type { ExecutionEvent } from "./events.ts";
 
-/** Runs a tool's handler to its one event; the promise may reject only on a bug. */
-export type DirectRun = (invocation: ValidatedInvocation, ctx: ToolContext) => Promise<ExecutionEvent>;
+/**
+ * Runs a tool's handler to its one event: at once for a synchronous
+ * handler, else as a promise. It may throw or reject only on a bug.
+ */
+export type DirectRun = (
+  invocation: ValidatedInvocation,
+  ctx: ToolContext,
+) => ExecutionEvent | Promise<ExecutionEvent>;
 
 const direct = new WeakMap<DynTool, { readonly execute: DynTool["execute"]; readonly run: DirectRun }>();
 

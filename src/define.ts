@@ -72,20 +72,48 @@ export interface TypedTool<Input, Output> extends DynTool {
   readonly types?: { readonly input: Input; readonly output: Output };
 }
 
-/** Runs a handler and turns what it returns or throws into its one event. */
-async function handle<Input>(
+/**
+ * Runs a handler and turns what it returns or throws into its one event.
+ * A handler that returns synchronously gets its event without a promise turn.
+ */
+function handle<Input>(
   name: string,
   run: Handler<Input, unknown>,
   input: Input,
   ctx: ToolContext,
   resumeSchemaOf: (resume: SuspendRequest["resume"]) => JsonSchema,
-): Promise<ExecutionEvent> {
+): ExecutionEvent | Promise<ExecutionEvent> {
   let returned: unknown;
+  let thenable: boolean;
   try {
-    returned = await run(input, ctx);
+    returned = run(input, ctx);
+    thenable = isThenable(returned);
   } catch (thrown) {
-    return { type: "failed", failure: failureFromThrown(name, thrown) };
+    return threw(name, thrown);
   }
+  if (!thenable) return eventOf(name, returned, resumeSchemaOf);
+  return Promise.resolve(returned).then(
+    (value) => eventOf(name, value, resumeSchemaOf),
+    (thrown: unknown) => threw(name, thrown),
+  );
+}
+
+/** Whether awaiting a value would wait for it: a promise or any other thenable. */
+function isThenable(value: unknown): boolean {
+  return (typeof value === "object" && value !== null || typeof value === "function") &&
+    typeof (value as { then?: unknown }).then === "function";
+}
+
+function threw(name: string, thrown: unknown): ExecutionEvent {
+  return { type: "failed", failure: failureFromThrown(name, thrown) };
+}
+
+/** The event of what a handler returned: a suspension or an output. */
+function eventOf(
+  name: string,
+  returned: unknown,
+  resumeSchemaOf: (resume: SuspendRequest["resume"]) => JsonSchema,
+): ExecutionEvent {
   if (returned instanceof SuspendRequest) {
     let suspension: Suspension;
     try {
@@ -110,7 +138,7 @@ async function handle<Input>(
 }
 
 /** The stream of a handler's one event, started when first read. */
-async function* streamOf(start: () => Promise<ExecutionEvent>): AsyncGenerator<ExecutionEvent> {
+async function* streamOf(start: () => ExecutionEvent | Promise<ExecutionEvent>): AsyncGenerator<ExecutionEvent> {
   yield await start();
 }
 

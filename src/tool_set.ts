@@ -115,12 +115,16 @@ const APPROVAL_SCHEMA = Object.freeze({
   required: ["approved"],
 });
 
+/** One line a problem. Concatenated, not joined: the text is flattened only when it is read. */
 function describeDiagnostics(report: DiagnosticReport): string {
-  const lines = report.diagnostics.map((d) => `- ${d.path || "(arguments)"} [${d.keyword}]: ${d.message}`);
-  if (report.omitted > 0) {
-    lines.push(`- ... and ${report.omitted} more problems`);
+  let text = "";
+  let separator = "";
+  for (const d of report.diagnostics) {
+    text += `${separator}- ${d.path || "(arguments)"} [${d.keyword}]: ${d.message}`;
+    separator = "\n";
   }
-  return lines.join("\n");
+  if (report.omitted > 0) text += `${separator}- ... and ${report.omitted} more problems`;
+  return text;
 }
 
 function invalidInput(tool: string, report: DiagnosticReport): ToolFailure {
@@ -300,6 +304,17 @@ function parsedOutput(name: string, result: Record<string, unknown>, parsed: Par
 }
 
 const NO_EXTENSIONS: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/** Waits for a call's terminal, then releases its control. Never rejects. */
+async function released(ran: Promise<TerminalEvent>, control: CallControl | undefined): Promise<TerminalEvent> {
+  try {
+    return await ran;
+  } catch (error) {
+    return unexpected(error);
+  } finally {
+    control?.dispose();
+  }
+}
 
 /** A failure of the dispatcher itself: a bug, reported as a value. */
 function unexpected(error: unknown): TerminalEvent {
@@ -886,30 +901,36 @@ export class ToolSet implements Iterable<DynTool> {
   /**
    * Runs an admitted call to its one terminal, handing each progress event
    * to `emit` as it happens. Plain promises, no stream machinery: this is
-   * the path every call takes. Never rejects.
+   * the path every call takes. A call that ends synchronously (synchronous
+   * parsers and handler) takes no promise turn before its terminal. Never
+   * rejects.
    */
-  async #drive(
+  #drive(
     job: Dispatch,
     emit: (event: ProgressEvent) => void,
     onControl?: (control: CallControl) => void,
   ): Promise<TerminalEvent> {
-    const { entry, options } = job;
-    const name = entry.descriptor.name;
-    const timeoutMs = options.timeoutMs ?? entry.descriptor.timeoutMs;
-    const problem = optionsProblem(options, timeoutMs);
-    if (problem) {
-      return failed(toolFailure("contract", `Cannot dispatch "${name}" as ${problem}`));
-    }
-    // A stream's reader may walk away, so a streamed call can always be stopped.
-    const control = new CallControl(options.signal, timeoutMs, onControl !== undefined);
-    onControl?.(control);
+    let control: CallControl | undefined;
+    let ran: TerminalEvent | Promise<TerminalEvent>;
     try {
-      return await this.#run(job, control, emit);
+      const { entry, options } = job;
+      const timeoutMs = options.timeoutMs ?? entry.descriptor.timeoutMs;
+      const problem = optionsProblem(options, timeoutMs);
+      if (problem) {
+        return Promise.resolve(
+          failed(toolFailure("contract", `Cannot dispatch "${entry.descriptor.name}" as ${problem}`)),
+        );
+      }
+      // A stream's reader may walk away, so a streamed call can always be stopped.
+      control = new CallControl(options.signal, timeoutMs, onControl !== undefined);
+      onControl?.(control);
+      ran = this.#run(job, control, emit);
     } catch (error) {
-      return unexpected(error);
-    } finally {
-      control.dispose();
+      ran = unexpected(error);
     }
+    if (ran instanceof Promise) return released(ran, control);
+    control?.dispose();
+    return Promise.resolve(ran);
   }
 
   #stopped(
@@ -930,21 +951,29 @@ export class ToolSet implements Iterable<DynTool> {
     return failed(toolFailure(kind, message, { modelText, uncertain }));
   }
 
-  async #run(
+  /** Validates the input; a synchronous parser answers without a promise turn. */
+  #run(
     job: Dispatch,
     control: CallControl,
     emit: (event: ProgressEvent) => void,
-  ): Promise<TerminalEvent> {
+  ): TerminalEvent | Promise<TerminalEvent> {
+    if (control.stopped) return this.#stopped(job, control, false);
+    const parsed = parseWith(job.entry.parseInput, job.args);
+    if (!(parsed instanceof Promise)) return this.#admitted(job, control, parsed, emit);
+    return control.race(parsed).then((raced) =>
+      raced === STOPPED ? this.#stopped(job, control, false) : this.#admitted(job, control, raced, emit)
+    );
+  }
+
+  /** Takes a parsed input through the idempotency key and approval to its execution. */
+  #admitted(
+    job: Dispatch,
+    control: CallControl,
+    parsed: ParseOutcome,
+    emit: (event: ProgressEvent) => void,
+  ): TerminalEvent | Promise<TerminalEvent> {
     const { entry, options, args } = job;
     const { descriptor } = entry;
-    if (control.stopped) return this.#stopped(job, control, false);
-
-    let parsed = parseWith(entry.parseInput, args);
-    if (parsed instanceof Promise) {
-      const raced = await control.race(parsed);
-      if (raced === STOPPED) return this.#stopped(job, control, false);
-      parsed = raced;
-    }
     if ("broken" in parsed) {
       return failed(contract(descriptor.name, `parseInput() ${parsed.broken}`));
     }
@@ -975,46 +1004,8 @@ export class ToolSet implements Iterable<DynTool> {
       }
     } else if (job.resume === undefined) {
       const gate = options.approve ?? this.#approve;
-      if (gate) {
-        let decision: ApprovalDecision | typeof STOPPED;
-        try {
-          decision = await control.race(gate(descriptor, parsed.value));
-        } catch (error) {
-          return failed(
-            toolFailure(
-              "policy_required",
-              `The approval gate failed for "${descriptor.name}": ${String(error)}`,
-              {
-                modelText: `The call to "${descriptor.name}" was not approved.`,
-              },
-            ),
-          );
-        }
-        if (decision === STOPPED) {
-          return this.#stopped(job, control, false);
-        }
-        if (decision === "suspend") {
-          return {
-            type: "suspended",
-            suspended: this.#record(job, idempotencyKey, {
-              reason: `The call to "${descriptor.name}" needs approval`,
-              resumeSchema: APPROVAL_SCHEMA,
-              origin: "approval",
-            }),
-          };
-        }
-        if (decision !== true) {
-          return failed(
-            toolFailure(
-              "policy_required",
-              `The approval policy refused the call to "${descriptor.name}"`,
-              {
-                modelText: `The call to "${descriptor.name}" is not allowed.`,
-              },
-            ),
-          );
-        }
-      } else if (entry.needsPolicy) {
+      if (gate) return this.#approved(job, control, gate, parsed.value, idempotencyKey, emit);
+      if (entry.needsPolicy) {
         return failed(
           toolFailure(
             "policy_required",
@@ -1026,11 +1017,72 @@ export class ToolSet implements Iterable<DynTool> {
         );
       }
     }
+    return this.#invoke(job, control, parsed.value, idempotencyKey, emit);
+  }
 
+  /** Asks the approval gate, then executes the call, parks it or refuses it. */
+  async #approved(
+    job: Dispatch,
+    control: CallControl,
+    gate: ApprovalGate,
+    input: unknown,
+    idempotencyKey: string | undefined,
+    emit: (event: ProgressEvent) => void,
+  ): Promise<TerminalEvent> {
+    const { descriptor } = job.entry;
+    let decision: ApprovalDecision | typeof STOPPED;
+    try {
+      decision = await control.race(gate(descriptor, input));
+    } catch (error) {
+      return failed(
+        toolFailure(
+          "policy_required",
+          `The approval gate failed for "${descriptor.name}": ${String(error)}`,
+          {
+            modelText: `The call to "${descriptor.name}" was not approved.`,
+          },
+        ),
+      );
+    }
+    if (decision === STOPPED) {
+      return this.#stopped(job, control, false);
+    }
+    if (decision === "suspend") {
+      return {
+        type: "suspended",
+        suspended: this.#record(job, idempotencyKey, {
+          reason: `The call to "${descriptor.name}" needs approval`,
+          resumeSchema: APPROVAL_SCHEMA,
+          origin: "approval",
+        }),
+      };
+    }
+    if (decision !== true) {
+      return failed(
+        toolFailure(
+          "policy_required",
+          `The approval policy refused the call to "${descriptor.name}"`,
+          {
+            modelText: `The call to "${descriptor.name}" is not allowed.`,
+          },
+        ),
+      );
+    }
+    return this.#invoke(job, control, input, idempotencyKey, emit);
+  }
+
+  /** Hands a validated, approved call to its tool. */
+  #invoke(
+    job: Dispatch,
+    control: CallControl,
+    input: unknown,
+    idempotencyKey: string | undefined,
+    emit: (event: ProgressEvent) => void,
+  ): TerminalEvent | Promise<TerminalEvent> {
     const invocation = new ValidatedInvocation(INVOCATION_TOKEN, {
       callId: job.callId,
-      tool: descriptor.name,
-      input: parsed.value,
+      tool: job.entry.descriptor.name,
+      input,
       idempotencyKey,
     });
     // The resolved key goes with the job, so a suspension's record keeps it too.
@@ -1047,14 +1099,13 @@ export class ToolSet implements Iterable<DynTool> {
     return this.#execute(resolved, control, invocation, emit);
   }
 
-  async #execute(
+  #execute(
     job: Dispatch,
     control: CallControl,
     invocation: ValidatedInvocation,
     emit: (event: ProgressEvent) => void,
-  ): Promise<TerminalEvent> {
+  ): TerminalEvent | Promise<TerminalEvent> {
     const { entry, options } = job;
-    const name = entry.descriptor.name;
     let open = true;
     const ctx: ToolContext = new CallContext(control, {
       callId: invocation.callId,
@@ -1070,13 +1121,39 @@ export class ToolSet implements Iterable<DynTool> {
       },
     });
     const direct = directRunOf(entry.tool);
-    if (direct) {
-      try {
-        return await this.#executeDirect(job, control, direct, invocation, ctx);
-      } finally {
+    if (!direct) {
+      return this.#executeStream(job, control, invocation, ctx, emit, () => {
         open = false;
-      }
+      });
     }
+    let ended: TerminalEvent | Promise<TerminalEvent> | undefined;
+    try {
+      ended = this.#executeDirect(job, control, direct, invocation, ctx);
+    } finally {
+      // Progress is taken until the call ends, and not after.
+      if (!(ended instanceof Promise)) open = false;
+    }
+    if (!(ended instanceof Promise)) return ended;
+    return ended.then((terminal) => {
+      open = false;
+      return terminal;
+    }, (error: unknown) => {
+      open = false;
+      throw error;
+    });
+  }
+
+  /** Reads a tool's execute() stream to its terminal; `close` stops taking the handler's progress. */
+  async #executeStream(
+    job: Dispatch,
+    control: CallControl,
+    invocation: ValidatedInvocation,
+    ctx: ToolContext,
+    emit: (event: ProgressEvent) => void,
+    close: () => void,
+  ): Promise<TerminalEvent> {
+    const { entry } = job;
+    const name = entry.descriptor.name;
     let iterator: AsyncIterator<ExecutionEvent>;
     try {
       iterator = entry.tool.execute(invocation, ctx)[Symbol.asyncIterator]();
@@ -1124,7 +1201,7 @@ export class ToolSet implements Iterable<DynTool> {
           if (typeof progress === "string") {
             return failed(contract(name, `the stream yielded a malformed progress event: ${progress}`));
           }
-          if (open) emit(progress);
+          emit(progress);
         } else {
           // Output validation may be async (an MCP tool's parser): the timeout bounds it too.
           const settled = this.#terminal(job, event);
@@ -1140,7 +1217,7 @@ export class ToolSet implements Iterable<DynTool> {
       }
       return terminal;
     } finally {
-      open = false;
+      close();
       if (!ended) {
         // The call is over but the stream is still running (stopped, abandoned by
         // the caller, or in breach): abort its signal and ask it to close; it may not listen.
@@ -1150,17 +1227,39 @@ export class ToolSet implements Iterable<DynTool> {
     }
   }
 
-  /** Runs a tool's handler directly: its one event is the stream's only event. */
-  async #executeDirect(
+  /**
+   * Runs a tool's handler directly: its one event is the stream's only
+   * event. A synchronous handler's event is checked without a promise turn.
+   */
+  #executeDirect(
     job: Dispatch,
     control: CallControl,
     run: DirectRun,
     invocation: ValidatedInvocation,
     ctx: ToolContext,
+  ): TerminalEvent | Promise<TerminalEvent> {
+    let event: ExecutionEvent | Promise<ExecutionEvent>;
+    try {
+      event = run(invocation, ctx);
+    } catch (error) {
+      return failed(contract(job.entry.descriptor.name, `the stream threw: ${String(error)}`));
+    }
+    if (event instanceof Promise) return this.#awaitDirect(job, control, event);
+    if (control.stopped) return this.#stopped(job, control, true);
+    const settled = this.#terminal(job, event);
+    if (!(settled instanceof Promise)) return settled;
+    return control.race(settled).then((checked) => checked === STOPPED ? this.#stopped(job, control, true) : checked);
+  }
+
+  /** As {@linkcode #executeDirect}, for a handler that answered with a promise. */
+  async #awaitDirect(
+    job: Dispatch,
+    control: CallControl,
+    pending: Promise<ExecutionEvent>,
   ): Promise<TerminalEvent> {
     let event: ExecutionEvent | typeof STOPPED;
     try {
-      event = await control.race(run(invocation, ctx));
+      event = await control.race(pending);
     } catch (error) {
       return failed(contract(job.entry.descriptor.name, `the stream threw: ${String(error)}`));
     }
