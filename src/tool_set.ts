@@ -182,6 +182,11 @@ function one(diagnostic: Diagnostic): DiagnosticReport {
   return { diagnostics: [diagnostic], omitted: 0 };
 }
 
+/** The first `max` units of an untrusted name; the cut may split a surrogate pair, which is then replaced. */
+function cut(name: string, max: number): string {
+  return name.slice(0, max).toWellFormed();
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -672,11 +677,11 @@ export class ToolSet implements Iterable<DynTool> {
       return failed(
         toolFailure(
           "not_found",
-          `Cannot call "${call.name}" as no tool of that name is registered`,
+          `Cannot call "${cut(call.name, 200)}" as no tool of that name is registered`,
           {
-            // Cut to a valid name's length; the cut may split a surrogate pair.
+            // Cut to a valid name's length.
             modelText: `There is no tool named "${
-              call.name.slice(0, 64).toWellFormed()
+              cut(call.name, 64)
             }". Call only the tools you were given, by their exact names.`,
           },
         ),
@@ -768,7 +773,7 @@ export class ToolSet implements Iterable<DynTool> {
       return failed(
         toolFailure(
           "not_found",
-          `Cannot resume "${record.tool}" as no tool of that name is registered`,
+          `Cannot resume "${cut(record.tool, 200)}" as no tool of that name is registered`,
         ),
       );
     }

@@ -815,3 +815,28 @@ Deno.test("ToolSet.call() keeps the not_found model text well-formed when the na
     assert.ok(failure.modelText.isWellFormed(), JSON.stringify(failure.modelText));
   }
 });
+
+Deno.test("ToolSet.call() and resume() bound the caller's tool name in the not_found message to 200 characters, well-formed", async () => {
+  const tools = new ToolSet();
+  const long = "x".repeat(100_000);
+  const called = failureOf(await tools.call({ id: "1", name: long, arguments: "{}" }));
+  assert.equal(called.kind, "not_found");
+  assert.equal(called.message, `Cannot call "${"x".repeat(200)}" as no tool of that name is registered`);
+
+  const split = failureOf(await tools.call({ id: "1", name: `${"a".repeat(199)}😀${long}`, arguments: "{}" }));
+  assert.ok(split.message.isWellFormed(), JSON.stringify(split.message));
+  assert.ok(split.message.startsWith(`Cannot call "${"a".repeat(199)}\ufffd" as`), split.message);
+
+  const record = {
+    v: 1,
+    callId: "1",
+    tool: long,
+    version: "1.0.0",
+    input: {},
+    reason: "r",
+    origin: "handler",
+  } as const;
+  const resumed = failureOf(await tools.resume(record as never, {}));
+  assert.equal(resumed.kind, "not_found");
+  assert.equal(resumed.message, `Cannot resume "${"x".repeat(200)}" as no tool of that name is registered`);
+});
