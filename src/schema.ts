@@ -21,7 +21,8 @@ export type JsonSchemaDraft = "2020-12" | "2019-09" | "7" | "4";
 export interface CompileSchemaOptions {
   /**
    * Schemas a `$ref` may point to by absolute URI, registered from memory;
-   * nothing is ever fetched. Keyed by the URI a `$ref` resolves to.
+   * nothing is ever fetched. Keyed by the URI a `$ref` resolves to. Each is
+   * checked as the schema is.
    */
   readonly remotes?: Readonly<Record<string, JsonSchema>>;
   /** The draft to validate as; read from `$schema` when absent, else 2020-12. */
@@ -189,20 +190,68 @@ function collectReferences(
   }
 }
 
+/** A reference that points outside the schema and its remotes, and the remote it is in, if any. */
+interface ExternalReference extends Reference {
+  readonly remote: string | undefined;
+}
+
 /**
- * Finds the first reference that points outside the schema and its
- * registered remotes. A `$ref` resolving to a resource the schema embeds
- * (by `$id`) is internal, like one starting with `#`.
+ * Finds the first reference, in the schema or in one of its registered
+ * remotes, that points outside that document set. A `$ref` resolving to a
+ * resource a document embeds (by `$id`) or to a remote is internal, like
+ * one starting with `#`; a remote's own references resolve against its URI.
  */
 function findExternalReference(
   schema: JsonSchema,
   remotes: Readonly<Record<string, JsonSchema>>,
-): Reference | undefined {
+): ExternalReference | undefined {
   const resources = new Set([ROOT_BASE]);
-  for (const uri of Object.keys(remotes)) resources.add(withoutFragment(uri));
-  const references: Reference[] = [];
-  collectReferences(schema, ROOT_BASE, "", resources, references);
-  return references.find(({ resolved }) => resolved === undefined || !resources.has(withoutFragment(resolved)));
+  const documents: { readonly remote: string | undefined; readonly references: Reference[] }[] = [];
+  const main: Reference[] = [];
+  collectReferences(schema, ROOT_BASE, "", resources, main);
+  documents.push({ remote: undefined, references: main });
+  for (const [uri, remote] of Object.entries(remotes)) {
+    resources.add(withoutFragment(uri));
+    // The URI as a reference resolves it, which may normalise it (a host's case, an empty path).
+    const base = withoutFragment(resolveUri(uri, ROOT_BASE) ?? uri);
+    resources.add(base);
+    const references: Reference[] = [];
+    collectReferences(remote, base, "", resources, references);
+    documents.push({ remote: uri, references });
+  }
+  for (const { remote, references } of documents) {
+    const external = references.find(({ resolved }) =>
+      resolved === undefined || !resources.has(withoutFragment(resolved))
+    );
+    if (external) return { ...external, remote };
+  }
+  return undefined;
+}
+
+/** Refuses the schema, or one of its remotes, when it is not bounded JSON or not a JSON Schema. */
+function checkDocument(document: unknown, label: string, limits: JsonLimits, remote?: string): void {
+  const what = remote === undefined ? "it" : `its remote "${remote}"`;
+  const problem = checkJsonValue(document, limits);
+  if (problem) {
+    throw new InvalidSpecError(
+      `Cannot compile the ${label} as ${what} is not bounded JSON: ${problem.message}`,
+      {
+        path: problem.path,
+      },
+    );
+  }
+  if (
+    typeof document !== "boolean" &&
+    (typeof document !== "object" || document === null || Array.isArray(document))
+  ) {
+    const why = remote === undefined
+      ? "a JSON Schema must be an object or a boolean"
+      : `${what} is not a JSON Schema, which must be an object or a boolean`;
+    throw new InvalidSpecError(
+      `Cannot compile the ${label} as ${why}: current value is ${JSON.stringify(document)}`,
+      { path: "" },
+    );
+  }
 }
 
 // cfworker reports a failing applicator and then the failures inside it; the
@@ -273,16 +322,17 @@ function diagnosticsFromCfworker(errors: readonly OutputUnit[]): Diagnostic[] {
 }
 
 /**
- * Checks and compiles a JSON Schema for validation: it must be a JSON
- * Schema object (or boolean) within the limits, and every `$ref` must
- * resolve inside it or to a registered remote. Compilation reads no file
+ * Checks and compiles a JSON Schema for validation: it and each of its
+ * remotes must be a JSON Schema object (or boolean) within the limits, and
+ * every `$ref` must resolve inside them. Compilation reads no file
  * and no network. The schema given is copied, never changed.
  *
  * @param schema The schema.
  * @param options Remotes, draft, limits and a label for messages.
  * @returns The compiled schema.
- * @throws {InvalidSpecError} When the schema is too large or deep, not JSON,
- * not a schema, or has an external reference.
+ * @throws {InvalidSpecError} When the schema or one of its remotes (named by
+ * its URI) is too large or deep, not JSON, not a schema, or has an external
+ * reference.
  *
  * @example Validate a value and read the diagnostics
  * ```ts
@@ -306,31 +356,18 @@ export function compileSchema(
 ): CompiledSchema {
   const label = options.label ?? "schema";
   const limits = options.limits ?? DEFAULT_LIMITS;
-  const problem = checkJsonValue(schema, limits);
-  if (problem) {
-    throw new InvalidSpecError(
-      `Cannot compile the ${label} as it is not bounded JSON: ${problem.message}`,
-      {
-        path: problem.path,
-      },
-    );
-  }
-  if (
-    typeof schema !== "boolean" &&
-    (typeof schema !== "object" || schema === null || Array.isArray(schema))
-  ) {
-    throw new InvalidSpecError(
-      `Cannot compile the ${label} as a JSON Schema must be an object or a boolean: current value is ${
-        JSON.stringify(schema)
-      }`,
-      { path: "" },
-    );
-  }
+  checkDocument(schema, label, limits);
   const remotes = options.remotes ?? {};
+  for (const [uri, remote] of Object.entries(remotes)) {
+    checkDocument(remote, label, limits, uri);
+  }
   const external = findExternalReference(schema, remotes);
   if (external) {
+    const where = external.remote === undefined
+      ? "points outside it"
+      : `of its remote "${external.remote}" points outside it and its remotes`;
     throw new InvalidSpecError(
-      `Cannot compile the ${label} as "${external.ref}" at ${external.path} points outside it: external references are never fetched`,
+      `Cannot compile the ${label} as "${external.ref}" at ${external.path} ${where}: external references are never fetched`,
       { path: external.path },
     );
   }

@@ -75,6 +75,45 @@ Deno.test("compileSchema() accepts references inside the schema, to embedded $id
   assert.doesNotThrow(() => compileSchema({ const: { $ref: "https://example.com/x" } }));
 });
 
+Deno.test("compileSchema() checks each remote as it checks the schema, naming the remote's URI", () => {
+  const uri = "https://example.com/a.json";
+  const refused = (remote: unknown, pattern: RegExp) =>
+    assert.throws(
+      () => compileSchema({ $ref: uri }, { remotes: { [uri]: remote as JsonSchema } }),
+      (error: unknown) => {
+        assert.ok(error instanceof InvalidSpecError);
+        assert.ok(error.message.includes(`remote "${uri}"`), error.message);
+        assert.match(error.message, pattern);
+        return true;
+      },
+    );
+  let deep: Record<string, unknown> = { type: "string" };
+  for (let i = 0; i < 40; i++) deep = { type: "object", properties: { a: deep } };
+  refused(deep, /is not bounded JSON: .*deeper than 32/);
+  refused({ type: "string", maxLength: NaN }, /is not bounded JSON/);
+  refused({ description: "x".repeat(300 * 1024) }, /is not bounded JSON/);
+  for (const notSchema of [null, [], "string", 7]) refused(notSchema, /is not a JSON Schema/);
+  refused(
+    { $ref: "https://elsewhere.example/b.json" },
+    /"https:\/\/elsewhere\.example\/b\.json" at \/\$ref of its remote/,
+  );
+  refused({ properties: { b: { $ref: "c.json" } } }, /points outside it and its remotes/);
+
+  // A remote may refer to itself, to a resource it embeds and to another remote, relative to its own URI.
+  const compiled = compileSchema({ $ref: uri }, {
+    remotes: {
+      [uri]: {
+        type: "object",
+        properties: { n: { $ref: "#/$defs/n" }, b: { $ref: "b.json" } },
+        $defs: { n: { type: "integer" } },
+      },
+      "https://example.com/b.json": { type: "boolean" },
+    },
+  });
+  assert.deepEqual(compiled.validate({ n: 1, b: true }), { valid: true });
+  assert.equal(compiled.validate({ n: "1", b: 1 }).valid, false);
+});
+
 Deno.test("compileSchema() fails closed, without throwing, on an internal reference that does not resolve", () => {
   const compiled = compileSchema({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } });
   const result = compiled.validate({ a: 1 });
