@@ -84,18 +84,18 @@ function handle<Input>(
   resumeSchemaOf: (resume: SuspendRequest["resume"]) => JsonSchema,
 ): ExecutionEvent | Promise<ExecutionEvent> {
   let returned: unknown;
-  let thenable: boolean;
   try {
     returned = run(input, ctx);
-    thenable = isThenable(returned);
+    if (isThenable(returned)) {
+      return Promise.resolve(returned).then(
+        (value) => eventOf(name, value, resumeSchemaOf),
+        (thrown: unknown) => threw(name, thrown),
+      );
+    }
   } catch (thrown) {
     return threw(name, thrown);
   }
-  if (!thenable) return eventOf(name, returned, resumeSchemaOf);
-  return Promise.resolve(returned).then(
-    (value) => eventOf(name, value, resumeSchemaOf),
-    (thrown: unknown) => threw(name, thrown),
-  );
+  return eventOf(name, returned, resumeSchemaOf);
 }
 
 /** Whether awaiting a value would wait for it: a promise or any other thenable. */

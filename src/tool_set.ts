@@ -1243,35 +1243,29 @@ export class ToolSet implements Iterable<DynTool> {
     invocation: ValidatedInvocation,
     ctx: ToolContext,
   ): TerminalEvent | Promise<TerminalEvent> {
+    const threw = (error: unknown) => failed(contract(job.entry.descriptor.name, `the stream threw: ${String(error)}`));
     let event: ExecutionEvent | Promise<ExecutionEvent>;
     try {
       event = run(invocation, ctx);
     } catch (error) {
-      return failed(contract(job.entry.descriptor.name, `the stream threw: ${String(error)}`));
+      return threw(error);
     }
-    if (event instanceof Promise) return this.#awaitDirect(job, control, event);
-    if (control.stopped) return this.#stopped(job, control, true);
-    const settled = this.#terminal(job, event);
-    if (!(settled instanceof Promise)) return settled;
-    return control.race(settled).then((checked) => checked === STOPPED ? this.#stopped(job, control, true) : checked);
+    return event instanceof Promise
+      ? control.race(event).then((raced) => this.#directEnd(job, control, raced), threw)
+      : this.#directEnd(job, control, control.stopped ? STOPPED : event);
   }
 
-  /** As {@linkcode #executeDirect}, for a handler that answered with a promise. */
-  async #awaitDirect(
+  /** Checks the handler's event, unless the call stopped first; the timeout bounds output validation too. */
+  #directEnd(
     job: Dispatch,
     control: CallControl,
-    pending: Promise<ExecutionEvent>,
-  ): Promise<TerminalEvent> {
-    let event: ExecutionEvent | typeof STOPPED;
-    try {
-      event = await control.race(pending);
-    } catch (error) {
-      return failed(contract(job.entry.descriptor.name, `the stream threw: ${String(error)}`));
-    }
+    event: ExecutionEvent | typeof STOPPED,
+  ): TerminalEvent | Promise<TerminalEvent> {
     if (event === STOPPED) return this.#stopped(job, control, true);
     const settled = this.#terminal(job, event);
-    const checked = settled instanceof Promise ? await control.race(settled) : settled;
-    return checked === STOPPED ? this.#stopped(job, control, true) : checked;
+    return settled instanceof Promise
+      ? control.race(settled).then((checked) => checked === STOPPED ? this.#stopped(job, control, true) : checked)
+      : settled;
   }
 
   /** Checks a terminal event from a tool and turns it into the caller's terminal. */
