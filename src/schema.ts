@@ -129,15 +129,18 @@ interface Reference {
   readonly ref: string;
   readonly resolved: string | undefined;
   readonly path: string;
+  /** The URI of the remote the reference is in; none for the schema itself. */
+  readonly remote?: string;
 }
 
-/** Collects the schema resources a document embeds and every reference it makes. */
+/** Collects the schema resources a document (the schema or its `remote`) embeds and every reference it makes. */
 function collectReferences(
   schema: unknown,
   base: string,
   path: string,
   resources: Set<string>,
   references: Reference[],
+  remote?: string,
 ): void {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
     return;
@@ -157,6 +160,7 @@ function collectReferences(
         ref,
         resolved: resolveUri(ref, base),
         path: appendPointer(path, keyword),
+        remote,
       });
     }
   }
@@ -170,6 +174,7 @@ function collectReferences(
           appendPointer(at, String(i)),
           resources,
           references,
+          remote,
         )
       );
     } else if (
@@ -182,17 +187,13 @@ function collectReferences(
           appendPointer(at, name),
           resources,
           references,
+          remote,
         );
       }
     } else if (SCHEMA_VALUED.has(keyword)) {
-      collectReferences(value, base, at, resources, references);
+      collectReferences(value, base, at, resources, references, remote);
     }
   }
-}
-
-/** A reference that points outside the schema and its remotes, and the remote it is in, if any. */
-interface ExternalReference extends Reference {
-  readonly remote: string | undefined;
 }
 
 /**
@@ -204,28 +205,17 @@ interface ExternalReference extends Reference {
 function findExternalReference(
   schema: JsonSchema,
   remotes: Readonly<Record<string, JsonSchema>>,
-): ExternalReference | undefined {
+): Reference | undefined {
   const resources = new Set([ROOT_BASE]);
-  const documents: { readonly remote: string | undefined; readonly references: Reference[] }[] = [];
-  const main: Reference[] = [];
-  collectReferences(schema, ROOT_BASE, "", resources, main);
-  documents.push({ remote: undefined, references: main });
+  const references: Reference[] = [];
+  collectReferences(schema, ROOT_BASE, "", resources, references);
   for (const [uri, remote] of Object.entries(remotes)) {
-    resources.add(withoutFragment(uri));
-    // The URI as a reference resolves it, which may normalise it (a host's case, an empty path).
+    // Resolving the URI may normalise it (a host's case, an empty path).
     const base = withoutFragment(resolveUri(uri, ROOT_BASE) ?? uri);
-    resources.add(base);
-    const references: Reference[] = [];
-    collectReferences(remote, base, "", resources, references);
-    documents.push({ remote: uri, references });
+    resources.add(withoutFragment(uri)).add(base);
+    collectReferences(remote, base, "", resources, references, uri);
   }
-  for (const { remote, references } of documents) {
-    const external = references.find(({ resolved }) =>
-      resolved === undefined || !resources.has(withoutFragment(resolved))
-    );
-    if (external) return { ...external, remote };
-  }
-  return undefined;
+  return references.find(({ resolved }) => resolved === undefined || !resources.has(withoutFragment(resolved)));
 }
 
 /** Refuses the schema, or one of its remotes, when it is not bounded JSON or not a JSON Schema. */
@@ -235,20 +225,17 @@ function checkDocument(document: unknown, label: string, limits: JsonLimits, rem
   if (problem) {
     throw new InvalidSpecError(
       `Cannot compile the ${label} as ${what} is not bounded JSON: ${problem.message}`,
-      {
-        path: problem.path,
-      },
+      { path: problem.path },
     );
   }
   if (
     typeof document !== "boolean" &&
     (typeof document !== "object" || document === null || Array.isArray(document))
   ) {
-    const why = remote === undefined
-      ? "a JSON Schema must be an object or a boolean"
-      : `${what} is not a JSON Schema, which must be an object or a boolean`;
     throw new InvalidSpecError(
-      `Cannot compile the ${label} as ${why}: current value is ${JSON.stringify(document)}`,
+      `Cannot compile the ${label} as a JSON Schema must be an object or a boolean: current value ${
+        remote === undefined ? "" : `of ${what} `
+      }is ${JSON.stringify(document)}`,
       { path: "" },
     );
   }

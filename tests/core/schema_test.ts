@@ -92,7 +92,9 @@ Deno.test("compileSchema() checks each remote as it checks the schema, naming th
   refused(deep, /is not bounded JSON: .*deeper than 32/);
   refused({ type: "string", maxLength: NaN }, /is not bounded JSON/);
   refused({ description: "x".repeat(300 * 1024) }, /is not bounded JSON/);
-  for (const notSchema of [null, [], "string", 7]) refused(notSchema, /is not a JSON Schema/);
+  for (const notSchema of [null, [], "string", 7]) {
+    refused(notSchema, /must be an object or a boolean: current value of/);
+  }
   refused(
     { $ref: "https://elsewhere.example/b.json" },
     /"https:\/\/elsewhere\.example\/b\.json" at \/\$ref of its remote/,
