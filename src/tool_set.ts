@@ -12,11 +12,10 @@ import { RegistryError } from "./errors.ts";
 import type { ExecutionEvent, ProgressEvent, TerminalEvent, ToolEvent, ToolResult } from "./events.ts";
 import { type FailureKind, type ToolFailure, toolFailure } from "./failure.ts";
 import { checkJsonValue, DEFAULT_LIMITS, type JsonLimits } from "./limits.ts";
-import { type CompiledSchema, compileSchema } from "./schema.ts";
+import { type CompiledSchema, compileSchema, type JsonSchema } from "./schema.ts";
 import { describeTool, type ToolDescriptor } from "./spec.ts";
 import type { SuspendedCall } from "./suspend.ts";
 import { readArguments } from "./_arguments.ts";
-import { restoreStrictArguments } from "./_strict_restore.ts";
 import { isChecked, markChecked } from "./_checked.ts";
 import { parserFor } from "./_parser.ts";
 import { CallControl, STOPPED } from "./_call_control.ts";
@@ -61,12 +60,31 @@ export interface CallOptions {
   /** Receives each progress event of {@linkcode ToolSet.call}. */
   readonly onProgress?: (event: ProgressEvent) => void;
   /**
-   * The projection the model was shown. With `"openai-strict"` (the tool
-   * was sent through `toOpenAITool` in strict mode), the `null` the model
-   * writes for a property the projection made nullable is read as absent
-   * before validation, so the tool's own schema holds.
+   * The projection the model was shown, when it changed what the model
+   * sends back: its `restore` turns the arguments into arguments for the
+   * tool's own schema before validation. `openAIStrict` from
+   * `@salvor/tools/projections` reads the `null` a strict model writes for
+   * a left-out property as absent.
    */
-  readonly projection?: "openai-strict";
+  readonly projection?: ArgumentsProjection;
+}
+
+/**
+ * How arguments a model wrote against a projected schema are read back for
+ * the tool's own schema. Projections that change what a model sends export
+ * one (see `openAIStrict` in `@salvor/tools/projections`).
+ */
+export interface ArgumentsProjection {
+  /** The projection's name, for messages. */
+  readonly name: string;
+  /**
+   * Returns the arguments for the tool's own schema; must not change `args`.
+   *
+   * @param inputSchema The tool's own input schema.
+   * @param args The arguments as the model sent them, already bounded JSON.
+   * @returns The arguments to validate.
+   */
+  restore(inputSchema: JsonSchema, args: Record<string, unknown>): Record<string, unknown>;
 }
 
 /** Options for a {@linkcode ToolSet}. */
@@ -226,9 +244,9 @@ function optionsProblem(options: CallOptions, timeoutMs: number | undefined): st
     return `idempotencyKey must be a non-empty string: current value is ${typeof key === "string" ? '""' : typeof key}`;
   }
   const projection: unknown = options.projection;
-  if (projection !== undefined && projection !== "openai-strict") {
-    return `projection must be "openai-strict" when given: current value is ${
-      typeof projection === "string" ? JSON.stringify(projection.slice(0, 40)) : typeof projection
+  if (projection !== undefined && !(isRecord(projection) && typeof projection.restore === "function")) {
+    return `projection must be an ArgumentsProjection with a restore function: current value is ${
+      projection === null ? "null" : typeof projection
     }`;
   }
   return undefined;
@@ -309,6 +327,16 @@ function parsedOutput(name: string, result: Record<string, unknown>, parsed: Par
 }
 
 const NO_EXTENSIONS: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/** How long a stream may take to end after its terminal event before it is closed. */
+const END_GRACE_MS = 100;
+const GRACE_OVER: unique symbol = Symbol("grace over");
+
+function withinEndGrace<T>(step: Promise<T>): Promise<T | typeof GRACE_OVER> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const over = new Promise<typeof GRACE_OVER>((resolve) => timer = setTimeout(() => resolve(GRACE_OVER), END_GRACE_MS));
+  return Promise.race([step, over]).finally(() => clearTimeout(timer));
+}
 
 /** Waits for a call's terminal, then releases its control. Never rejects. */
 async function released(ran: Promise<TerminalEvent>, control: CallControl | undefined): Promise<TerminalEvent> {
@@ -691,14 +719,23 @@ export class ToolSet implements Iterable<DynTool> {
     if (!read.ok) {
       return failed(invalidInput(call.name, one(read.diagnostic)));
     }
-    return {
-      entry,
-      callId: call.id,
-      args: options.projection === "openai-strict"
-        ? restoreStrictArguments(entry.descriptor.inputSchema, read.value)
-        : read.value,
-      options,
-    };
+    let args = read.value;
+    const projection = options.projection;
+    if (typeof projection?.restore === "function") {
+      try {
+        args = projection.restore(entry.descriptor.inputSchema, args);
+      } catch (error) {
+        return failed(
+          contract(call.name, `the ${projection.name} projection could not restore the arguments: ${error}`),
+        );
+      }
+      if (!isRecord(args)) {
+        return failed(
+          contract(call.name, `the ${projection.name} projection restored arguments that are not an object`),
+        );
+      }
+    }
+    return { entry, callId: call.id, args, options };
   }
 
   /**
@@ -1175,8 +1212,10 @@ export class ToolSet implements Iterable<DynTool> {
     let ended = false;
     try {
       while (true) {
-        const outcome = await control.race(step());
+        // After its terminal a stream only has to end; one that never does is closed after a grace.
+        const outcome = await control.race(terminal ? withinEndGrace(step()) : step());
         if (outcome === STOPPED) return this.#stopped(job, control, true);
+        if (outcome === GRACE_OVER) return terminal!;
         if ("error" in outcome) {
           ended = true;
           return failed(

@@ -188,6 +188,28 @@ Deno.test("ToolSet.stream() turns a throw after the terminal into one contract f
   assert.match(messageOf(events), /threw after its terminal event/);
 });
 
+Deno.test("ToolSet.call() ends with the terminal of a stream that never ends after it, and aborts its signal", async () => {
+  let signal: AbortSignal | undefined;
+  const lingering = rawTool(async function* (_invocation, ctx) {
+    signal = ctx.signal;
+    yield OUTPUT;
+    await new Promise(() => {}); // never ends, and no timeout is set
+  });
+  const end = await new ToolSet().register(lingering).call({ id: "1", name: "raw" });
+  assert.equal(end.type, "output");
+  assert.equal(signal?.aborted, true);
+});
+
+Deno.test("ToolSet.stream() still sees an event yielded soon after the terminal as a contract breach", async () => {
+  const late = rawTool(async function* () {
+    yield OUTPUT;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    yield OUTPUT;
+  });
+  const events = await streamRaw(late);
+  assert.deepEqual(shape(events), ["failed:contract"]);
+});
+
 Deno.test("ToolSet.stream() keeps a tool's own failure kind, retry hint and code", async () => {
   const gone = rawTool(async function* () {
     yield {
