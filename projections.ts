@@ -7,13 +7,13 @@
  * ship them (the core bundle stays small).
  *
  * A call answered by a model that was shown the OpenAI strict projection is
- * dispatched with `{ projection: "openai-strict" }`, so the `null` the model
+ * dispatched with `{ projection: openAIStrict }`, so the `null` the model
  * writes for a left-out optional property reads as absent again.
  *
  * @example Show a tool to OpenAI in strict mode and dispatch its answer
  * ```ts
  * import { defineTool, ToolSet } from "@salvor/tools";
- * import { toOpenAITool } from "@salvor/tools/projections";
+ * import { openAIStrict, toOpenAITool } from "@salvor/tools/projections";
  * import * as v from "valibot";
  * import assert from "node:assert/strict";
  *
@@ -32,7 +32,7 @@
  *
  * const end = await new ToolSet().register(search).call(
  *   { id: "call_1", name: "search", arguments: '{"query":"mcp","limit":null}' },
- *   { projection: "openai-strict" },
+ *   { projection: openAIStrict },
  * );
  * assert.deepEqual(end.type === "output" && end.result.output, { query: "mcp", limit: 10 });
  * ```

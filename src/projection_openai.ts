@@ -7,8 +7,10 @@
 
 import { type Projection, ProjectionError, type ProjectionWarning } from "./projection.ts";
 import type { ToolDescriptor } from "./spec.ts";
+import type { ArgumentsProjection } from "./tool_set.ts";
 import { strictSchemaOf } from "./_openai_strict.ts";
 import { checkDescriptor } from "./_projection.ts";
+import { restoreStrictArguments } from "./_strict_restore.ts";
 
 /** Which OpenAI API the tool is for: they nest the function differently. */
 export type OpenAIApi = "chat_completions" | "responses";
@@ -69,7 +71,7 @@ export type OpenAITool<Api extends OpenAIApi> = Api extends "responses" ? OpenAI
  * `additionalProperties: false` on every object, `const` as a one-value
  * `enum`. Dispatch turns the `null` a strict model sends for a left-out
  * property back into absence when the call is made with
- * `{ projection: "openai-strict" }`. A schema strict mode cannot express
+ * `{ projection: openAIStrict }`. A schema strict mode cannot express
  * (an open map, `patternProperties`, a tuple, ...) is either an error or,
  * with `onUnsupported: "non_strict"`, sent unchanged without strict mode;
  * either way every reason comes with its path.
@@ -160,3 +162,38 @@ export function toOpenAITool<Api extends OpenAIApi = "chat_completions">(
   };
   return { tool: tool as OpenAITool<Api>, warnings };
 }
+
+/**
+ * Reads back what a model shown a strict projection sent: the `null` it
+ * writes for each optional property strict mode made nullable becomes
+ * absent again (only where the tool's own schema refuses `null`, so no
+ * valid value changes meaning). Pass it as a call's `projection`.
+ *
+ * @example Dispatch a strict model's call
+ * ```ts
+ * import { defineJsonTool, ToolSet } from "@salvor/tools";
+ * import { openAIStrict } from "@salvor/tools/projections";
+ * import assert from "node:assert/strict";
+ *
+ * const search = defineJsonTool({
+ *   name: "search",
+ *   description: "Searches the docs.",
+ *   inputSchema: {
+ *     type: "object",
+ *     properties: { query: { type: "string" }, limit: { type: "integer" } },
+ *     required: ["query"],
+ *   },
+ *   effects: ["external.read"],
+ *   run: (input) => input,
+ * });
+ * const end = await new ToolSet().register(search).call(
+ *   { id: "1", name: "search", arguments: '{"query":"mcp","limit":null}' },
+ *   { projection: openAIStrict },
+ * );
+ * assert.deepEqual(end.type === "output" && end.result.output, { query: "mcp" });
+ * ```
+ */
+export const openAIStrict: ArgumentsProjection = Object.freeze({
+  name: "openai-strict",
+  restore: restoreStrictArguments,
+});

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
+  type ArgumentsProjection,
   compileSchema,
   defineJsonTool,
   describeTool,
@@ -8,7 +9,7 @@ import {
   type ToolDescriptor,
   ToolSet,
 } from "../../mod.ts";
-import { ProjectionError, toOpenAITool } from "../../projections.ts";
+import { openAIStrict, ProjectionError, toOpenAITool } from "../../projections.ts";
 import golden from "./fixtures/projection_goldens/openai_strict.json" with { type: "json" };
 import { projectAll } from "./fixtures/projection.ts";
 import { fixtureDescriptor, SCHEMAS } from "./fixtures/projection_schemas.ts";
@@ -160,7 +161,7 @@ function echoTool(inputSchema: JsonSchema) {
   });
 }
 
-async function echo(inputSchema: JsonSchema, args: unknown, projection?: "openai-strict") {
+async function echo(inputSchema: JsonSchema, args: unknown, projection?: ArgumentsProjection) {
   const end = await new ToolSet().register(echoTool(inputSchema)).call(
     { id: "1", name: "echo", arguments: args },
     projection ? { projection } : {},
@@ -169,7 +170,7 @@ async function echo(inputSchema: JsonSchema, args: unknown, projection?: "openai
 }
 
 Deno.test("ToolSet.call() with projection openai-strict reads null for a made-nullable property as absent", async () => {
-  const end = await echo(SCHEMAS.optional_fields, '{"query":"q","limit":null,"offset":5}', "openai-strict");
+  const end = await echo(SCHEMAS.optional_fields, '{"query":"q","limit":null,"offset":5}', openAIStrict);
   assert.equal(end.type, "output");
   if (end.type === "output") assert.deepEqual(end.result.output, { input: { query: "q", offset: 5 } });
 });
@@ -186,7 +187,7 @@ Deno.test("ToolSet.call() without the projection option keeps null and reports i
 });
 
 Deno.test("ToolSet.call() with projection openai-strict keeps null for a property the schema allows null", async () => {
-  const end = await echo(SCHEMAS.nullable, { note: null, parent: null }, "openai-strict");
+  const end = await echo(SCHEMAS.nullable, { note: null, parent: null }, openAIStrict);
   assert.equal(end.type, "output");
   if (end.type === "output") assert.deepEqual(end.result.output, { input: { note: null, parent: null } });
 });
@@ -195,7 +196,7 @@ Deno.test("ToolSet.call() with projection openai-strict restores nulls inside un
   const union = await echo(
     SCHEMAS.unions,
     { target: { kind: "url", url: "https://example.com", timeoutMs: null } },
-    "openai-strict",
+    openAIStrict,
   );
   assert.equal(union.type, "output");
   if (union.type === "output") {
@@ -210,7 +211,7 @@ Deno.test("ToolSet.call() with projection openai-strict restores nulls inside un
         children: [{ label: "leaf", weight: 2, children: null }],
       },
     },
-    "openai-strict",
+    openAIStrict,
   );
   assert.equal(tree.type, "output");
   if (tree.type === "output") {
@@ -234,11 +235,11 @@ Deno.test("ToolSet.call() with projection openai-strict changes only a null the 
   };
   // `note: null` is invalid under the schema, so reading it as absent changes no valid meaning;
   // a nullable property keeps its null, and a required one is never touched.
-  const kept = await echo(schema, { headers: {}, note: null, reason: null, id: "a" }, "openai-strict");
+  const kept = await echo(schema, { headers: {}, note: null, reason: null, id: "a" }, openAIStrict);
   assert.deepEqual(kept.type === "output" && kept.result.output, {
     input: { headers: {}, reason: null, id: "a" },
   });
-  const required = await echo(schema, { id: null }, "openai-strict");
+  const required = await echo(schema, { id: null }, openAIStrict);
   assert.equal(required.type === "failed" && required.failure.kind, "invalid_input");
   if (required.type === "failed") {
     assert.deepEqual(required.failure.diagnostics?.map((d) => [d.path, d.keyword]), [["/id", "type"]]);
@@ -247,7 +248,7 @@ Deno.test("ToolSet.call() with projection openai-strict changes only a null the 
 
 Deno.test("ToolSet.call() does not change the arguments value it is given when restoring", async () => {
   const args = { query: "q", limit: null, offset: null };
-  await echo(SCHEMAS.optional_fields, args, "openai-strict");
+  await echo(SCHEMAS.optional_fields, args, openAIStrict);
   assert.deepEqual(args, { query: "q", limit: null, offset: null });
 });
 
@@ -257,7 +258,25 @@ Deno.test("ToolSet.call() reports contract for an unknown projection option", as
     { projection: "gemini" as never },
   );
   assert.equal(end.type === "failed" && end.failure.kind, "contract");
-  if (end.type === "failed") assert.match(end.failure.message, /projection must be "openai-strict"/);
+  if (end.type === "failed") assert.match(end.failure.message, /projection must be an ArgumentsProjection/);
+});
+
+Deno.test("ToolSet.call() reports contract, never a throw, for a projection whose restore throws or returns no object", async () => {
+  const tools = new ToolSet().register(echoTool(SCHEMAS.optional_fields));
+  const broken: ArgumentsProjection[] = [
+    {
+      name: "throws",
+      restore: () => {
+        throw new Error("boom");
+      },
+    },
+    { name: "array", restore: () => [] as never },
+  ];
+  for (const projection of broken) {
+    const end = await tools.call({ id: "1", name: "echo", arguments: { query: "q" } }, { projection });
+    assert.equal(end.type === "failed" && end.failure.kind, "contract");
+    if (end.type === "failed") assert.match(end.failure.message, new RegExp(`the ${projection.name} projection`));
+  }
 });
 
 // The round trip, for all arguments: a value valid under the original schema,
@@ -368,7 +387,7 @@ for (const name of ROUND_TRIP_FIXTURES) {
         assert.deepEqual(originalSchema.validate(value), { valid: true });
         assert.deepEqual(strictSchema.validate(strict), { valid: true });
         const end = await tools.call({ id: "1", name: "echo", arguments: JSON.stringify(strict) }, {
-          projection: "openai-strict",
+          projection: openAIStrict,
         });
         assert.equal(end.type, "output", JSON.stringify(end));
         if (end.type === "output") assert.deepEqual(end.result.output, { input: value });
@@ -380,7 +399,7 @@ for (const name of ROUND_TRIP_FIXTURES) {
 
 Deno.test("ToolSet.call() with projection openai-strict keeps a __proto__ argument as a plain own property", async () => {
   const schema = { type: "object", properties: { note: { type: "string" } } };
-  const end = await echo(schema, '{"__proto__":{"polluted":true},"note":null}', "openai-strict");
+  const end = await echo(schema, '{"__proto__":{"polluted":true},"note":null}', openAIStrict);
   assert.equal(end.type, "output");
   if (end.type === "output") {
     const input = (end.result.output as { input: Record<string, unknown> }).input;
