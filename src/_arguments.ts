@@ -10,6 +10,14 @@ export type ReadArguments =
   | { readonly ok: true; readonly value: Record<string, unknown> }
   | { readonly ok: false; readonly diagnostic: Diagnostic };
 
+function refuse(keyword: string, message: string): ReadArguments {
+  return { ok: false, diagnostic: { path: "", keyword, message } };
+}
+
+function detailOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 function kindOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
@@ -33,28 +41,15 @@ export function readArguments(raw: unknown, limits: JsonLimits): ReadArguments {
   if (typeof raw === "string") {
     // A string of n UTF-16 units encodes to at least n UTF-8 bytes.
     if (raw.length > limits.maxBytes) {
-      return {
-        ok: false,
-        diagnostic: {
-          path: "",
-          keyword: "maxBytes",
-          message:
-            `Cannot accept the arguments as they exceed ${limits.maxBytes} bytes of JSON: current size is ${raw.length} characters`,
-        },
-      };
+      return refuse(
+        "maxBytes",
+        `Cannot accept the arguments as they exceed ${limits.maxBytes} bytes of JSON: current size is ${raw.length} characters`,
+      );
     }
     try {
       value = JSON.parse(raw);
     } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
-      return {
-        ok: false,
-        diagnostic: {
-          path: "",
-          keyword: "json",
-          message: `Cannot read the arguments as they are not valid JSON: ${detail}`,
-        },
-      };
+      return refuse("json", `Cannot read the arguments as they are not valid JSON: ${detailOf(error)}`);
     }
   }
   if (raw !== value) return accept(value, limits, textVouches(raw as string, limits));
@@ -66,15 +61,7 @@ export function readArguments(raw: unknown, limits: JsonLimits): ReadArguments {
     if (problem) return { ok: false, diagnostic: problem };
     copy = structuredClone(value);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    return {
-      ok: false,
-      diagnostic: {
-        path: "",
-        keyword: "json",
-        message: `Cannot read the arguments as reading them threw: ${detail}`,
-      },
-    };
+    return refuse("json", `Cannot read the arguments as reading them threw: ${detailOf(error)}`);
   }
   return accept(copy, limits);
 }
@@ -99,14 +86,10 @@ function accept(value: unknown, limits: JsonLimits, vouched = false): ReadArgume
   const problem = vouched && parsedStructureHolds(value, limits.maxDepth) ? undefined : checkJsonValue(value, limits);
   if (problem) return { ok: false, diagnostic: problem };
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return {
-      ok: false,
-      diagnostic: {
-        path: "",
-        keyword: "type",
-        message: `Cannot accept the arguments as they must be a JSON object: current value is ${kindOf(value)}`,
-      },
-    };
+    return refuse(
+      "type",
+      `Cannot accept the arguments as they must be a JSON object: current value is ${kindOf(value)}`,
+    );
   }
   return { ok: true, value: value as Record<string, unknown> };
 }

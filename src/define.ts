@@ -232,31 +232,23 @@ function resumeSchemaFor(name: string) {
     isValibotSchema(resume) ? deriveOrRefuse(name, "resume schema", resume).jsonSchema : resume;
 }
 
+// The spec fields a define function copies from its options, and no others (never `run` or the schemas).
+const METADATA_FIELDS = [
+  "name",
+  "version",
+  "title",
+  "description",
+  "effects",
+  "semantics",
+  "timeoutMs",
+  "idempotencyKey",
+  "hints",
+] as const satisfies readonly (keyof ToolMetadata)[];
+
 function metadataOf(options: ToolMetadata): ToolMetadata {
-  const {
-    name,
-    version,
-    title,
-    description,
-    effects,
-    semantics,
-    timeoutMs,
-    idempotencyKey,
-    hints,
-  } = options;
-  const spec: Record<string, unknown> = {
-    name,
-    version,
-    title,
-    description,
-    effects,
-    semantics,
-    timeoutMs,
-    idempotencyKey,
-    hints,
-  };
-  for (const key of Object.keys(spec)) {
-    if (spec[key] === undefined) delete spec[key];
+  const spec: Record<string, unknown> = {};
+  for (const field of METADATA_FIELDS) {
+    if (options[field] !== undefined) spec[field] = options[field];
   }
   return spec as unknown as ToolMetadata;
 }

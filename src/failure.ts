@@ -23,6 +23,31 @@ export type FailureKind =
   | "policy_required"
   | "unavailable";
 
+/**
+ * Every {@linkcode FailureKind}, for checking a failure that came from
+ * outside (a tool's stream, a stored log) and for tables over all kinds.
+ *
+ * @example
+ * ```ts
+ * import { FAILURE_KINDS } from "@salvor/tools";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(FAILURE_KINDS.includes("timeout"), true);
+ * assert.equal(FAILURE_KINDS.length, 9);
+ * ```
+ */
+export const FAILURE_KINDS: readonly FailureKind[] = Object.freeze([
+  "invalid_input",
+  "not_found",
+  "handler",
+  "invalid_output",
+  "timeout",
+  "cancelled",
+  "contract",
+  "policy_required",
+  "unavailable",
+]);
+
 /** A failed call, as a value. */
 export interface ToolFailure {
   /** Why the call failed. */

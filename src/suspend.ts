@@ -35,6 +35,24 @@ export interface SuspendedCall {
   readonly idempotencyKey?: string;
 }
 
+/**
+ * The resume schema of a call an approval gate parked: the answer is
+ * `{ approved: boolean }`.
+ *
+ * @example
+ * ```ts
+ * import { APPROVAL_RESUME_SCHEMA, compileSchema } from "@salvor/tools";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(compileSchema(APPROVAL_RESUME_SCHEMA).validate({ approved: true }), { valid: true });
+ * ```
+ */
+export const APPROVAL_RESUME_SCHEMA: JsonSchema = Object.freeze({
+  type: "object",
+  properties: Object.freeze({ approved: Object.freeze({ type: "boolean" }) }),
+  required: Object.freeze(["approved"]),
+});
+
 /** What a typed handler passes to {@linkcode suspend}. */
 export interface SuspendOptions {
   /** Why a human is needed. */

@@ -10,11 +10,11 @@ import { type DynTool, INVOCATION_TOKEN, type ParseResult, type ToolContext, Val
 import { schedulerClass } from "./effect.ts";
 import { RegistryError } from "./errors.ts";
 import type { ExecutionEvent, ProgressEvent, TerminalEvent, ToolEvent, ToolResult } from "./events.ts";
-import { type FailureKind, type ToolFailure, toolFailure } from "./failure.ts";
+import { FAILURE_KINDS, type FailureKind, type ToolFailure, toolFailure } from "./failure.ts";
 import { checkJsonValue, DEFAULT_LIMITS, type JsonLimits } from "./limits.ts";
 import { type CompiledSchema, compileSchema, type JsonSchema } from "./schema.ts";
 import { describeTool, type ToolDescriptor } from "./spec.ts";
-import type { SuspendedCall } from "./suspend.ts";
+import { APPROVAL_RESUME_SCHEMA, type SuspendedCall } from "./suspend.ts";
 import { readArguments } from "./_arguments.ts";
 import { isChecked, markChecked } from "./_checked.ts";
 import { parserFor } from "./_parser.ts";
@@ -109,17 +109,7 @@ interface Entry {
   readonly needsPolicy: boolean;
 }
 
-const FAILURE_KINDS: ReadonlySet<FailureKind> = new Set([
-  "invalid_input",
-  "not_found",
-  "handler",
-  "invalid_output",
-  "timeout",
-  "cancelled",
-  "contract",
-  "policy_required",
-  "unavailable",
-]);
+const KNOWN_FAILURE_KINDS: ReadonlySet<string> = new Set(FAILURE_KINDS);
 const CONTENT_TYPES = new Set([
   "text",
   "image",
@@ -127,11 +117,6 @@ const CONTENT_TYPES = new Set([
   "resource_link",
   "resource",
 ]);
-const APPROVAL_SCHEMA = Object.freeze({
-  type: "object",
-  properties: { approved: { type: "boolean" } },
-  required: ["approved"],
-});
 
 /** One line a problem. Concatenated, not joined: the text is flattened only when it is read. */
 function describeDiagnostics(report: DiagnosticReport): string {
@@ -1094,7 +1079,7 @@ export class ToolSet implements Iterable<DynTool> {
         type: "suspended",
         suspended: this.#record(job, idempotencyKey, {
           reason: `The call to "${descriptor.name}" needs approval`,
-          resumeSchema: APPROVAL_SCHEMA,
+          resumeSchema: APPROVAL_RESUME_SCHEMA,
           origin: "approval",
         }),
       };
@@ -1319,7 +1304,7 @@ export class ToolSet implements Iterable<DynTool> {
     if (event.type === "failed") {
       const failure = event.failure;
       if (
-        !isRecord(failure) || !FAILURE_KINDS.has(failure.kind as FailureKind) ||
+        !isRecord(failure) || !KNOWN_FAILURE_KINDS.has(failure.kind as string) ||
         typeof failure.message !== "string"
       ) {
         return failed(contract(name, "the stream yielded a malformed failure"));

@@ -14,6 +14,7 @@ import { failureFromThrown, toolFailure } from "../failure.ts";
 import { toToolResult } from "../result.ts";
 import type { JsonSchema } from "../schema.ts";
 import { describeTool, type ToolDescriptor, type ToolSpec } from "../spec.ts";
+import { APPROVAL_RESUME_SCHEMA } from "../suspend.ts";
 
 /** A progress report a fake emits before its behaviour. */
 export type FakeProgress = Omit<ProgressEvent, "type">;
@@ -128,12 +129,6 @@ const KINDS: ReadonlySet<string> = new Set<FakeBehaviourKind>([
   "malformed_event",
 ]);
 
-const APPROVAL = Object.freeze({
-  type: "object",
-  properties: { approved: { type: "boolean" } },
-  required: ["approved"],
-});
-
 const SUCCEED: FakeBehaviour = Object.freeze({ kind: "succeed" });
 
 function describeValue(value: unknown): string {
@@ -192,7 +187,7 @@ async function* play(
         type: "suspended",
         suspension: {
           reason: behaviour.reason ?? `The fake "${name}" needs a person`,
-          resumeSchema: behaviour.resumeSchema ?? APPROVAL,
+          resumeSchema: behaviour.resumeSchema ?? APPROVAL_RESUME_SCHEMA,
           ...(behaviour.payload === undefined ? {} : { payload: behaviour.payload }),
         },
       };

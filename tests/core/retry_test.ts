@@ -3,6 +3,7 @@ import {
   describeTool,
   type Effect,
   type ExecutionSemantics,
+  FAILURE_KINDS,
   type FailureKind,
   type RetryDecision,
   RetryPolicy,
@@ -23,17 +24,6 @@ const CLASSES = {
   "unknown declared idempotent": tool(["billing.charge"], { idempotency: "idempotent", retry: "automatic" }),
 } as const;
 
-const ALL_KINDS: readonly FailureKind[] = [
-  "invalid_input",
-  "not_found",
-  "handler",
-  "invalid_output",
-  "timeout",
-  "cancelled",
-  "contract",
-  "policy_required",
-  "unavailable",
-];
 const RETRYABLE_KINDS: ReadonlySet<FailureKind> = new Set(["handler", "timeout", "unavailable"]);
 
 const policy = new RetryPolicy({ random: () => 0.5 });
@@ -55,7 +45,7 @@ Deno.test("RetryPolicy.decide() over every failure kind and effect class: reads 
     "unknown declared idempotent": "never",
   } as const;
   for (const [label, descriptor] of Object.entries(CLASSES)) {
-    for (const kind of ALL_KINDS) {
+    for (const kind of FAILURE_KINDS) {
       // Timeouts and cancellations of non-idempotent tools are uncertain, as dispatch makes them.
       const uncertain = (kind === "timeout" || kind === "cancelled") &&
         descriptor.semantics.idempotency !== "idempotent";
