@@ -47,6 +47,7 @@ export type { DynTool, ParseResult, ToolContext, ValidatedInvocation } from "./s
 export * from "./src/define.ts";
 export * from "./src/valibot_schema.ts";
 export * from "./src/tool_set.ts";
+export * from "./src/tool_call.ts";
 export * from "./src/schedule.ts";
 export * from "./src/retry.ts";
 export * from "./src/standard_schema.ts";

@@ -7,7 +7,7 @@
 
 import { type Projection, ProjectionError, type ProjectionWarning } from "./projection.ts";
 import type { ToolDescriptor } from "./spec.ts";
-import type { ArgumentsProjection } from "./tool_set.ts";
+import type { ArgumentsProjection } from "./tool_call.ts";
 import { strictSchemaOf } from "./_openai_strict.ts";
 import { checkDescriptor } from "./_projection.ts";
 import { restoreStrictArguments } from "./_strict_restore.ts";
