@@ -4,16 +4,9 @@
 
 import type { ProjectionWarning } from "./projection.ts";
 import type { JsonSchema } from "./schema.ts";
-import {
-  Findings,
-  isRecord,
-  type KeywordTable,
-  madeNullable,
-  projectKeywords,
-  type SchemaNode,
-  typesOf,
-} from "./_projection.ts";
+import { Findings, type KeywordTable, madeNullable, projectKeywords, type SchemaNode, typesOf } from "./_projection.ts";
 import { appendPointer } from "./_json_pointer.ts";
+import { isRecord } from "./_is_record.ts";
 
 // The strict-mode rules, from "Supported schemas" in
 // https://platform.openai.com/docs/guides/structured-outputs#supported-schemas

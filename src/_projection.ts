@@ -4,6 +4,7 @@
 import type { ProjectionWarning } from "./projection.ts";
 import type { JsonSchema } from "./schema.ts";
 import { appendPointer } from "./_json_pointer.ts";
+import { isRecord } from "./_is_record.ts";
 
 /** A JSON Schema object node, as the projections read it. */
 export type SchemaNode = { readonly [keyword: string]: unknown };
@@ -35,10 +36,6 @@ export interface KeywordTable {
 /** Sets an own data property, even one named `__proto__`, which plain assignment would not. */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The types a node declares: `type` as a list, empty when absent. */

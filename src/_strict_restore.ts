@@ -5,7 +5,8 @@
 // the arguments meet the tool's own schema again.
 
 import type { JsonSchema } from "./schema.ts";
-import { isRecord, madeNullable, resolveLocalRef, type SchemaNode, setOwn } from "./_projection.ts";
+import { madeNullable, resolveLocalRef, type SchemaNode, setOwn } from "./_projection.ts";
+import { isRecord } from "./_is_record.ts";
 
 // Reference hops allowed without descending into the value: guards a
 // schema whose references loop without ever describing a value.

@@ -11,7 +11,6 @@ import type { ToolDescriptor } from "./spec.ts";
 import {
   checkDescriptor,
   Findings,
-  isRecord,
   type KeywordTable,
   projectKeywords,
   resolveLocalRef,
@@ -19,6 +18,7 @@ import {
   typesOf,
 } from "./_projection.ts";
 import { appendPointer } from "./_json_pointer.ts";
+import { isRecord } from "./_is_record.ts";
 
 /** The value types of a Gemini schema. */
 export type GeminiType = "STRING" | "NUMBER" | "INTEGER" | "BOOLEAN" | "ARRAY" | "OBJECT" | "NULL";

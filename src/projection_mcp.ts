@@ -8,7 +8,8 @@
 import { type Effect, isReadOnly, resolveSemantics } from "./effect.ts";
 import type { Projection, ProjectionWarning } from "./projection.ts";
 import type { ToolDescriptor } from "./spec.ts";
-import { checkDescriptor, isRecord } from "./_projection.ts";
+import { checkDescriptor } from "./_projection.ts";
+import { isRecord } from "./_is_record.ts";
 
 /** MCP tool annotations: hints about what a tool does, for clients. */
 export interface McpToolAnnotations {

@@ -8,6 +8,7 @@
 import { type Effect, type ExecutionSemantics, isWellFormedEffect, resolveSemantics } from "./effect.ts";
 import { InvalidSpecError, type SpecProblem } from "./errors.ts";
 import type { JsonSchema } from "./schema.ts";
+import { isRecord } from "./_is_record.ts";
 
 /** Prompt and UI hints: shown to people or appended to prompts, never validated against. */
 export interface ToolHints {
@@ -71,10 +72,6 @@ function show(value: unknown): string {
   } catch {
     return String(value);
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Follows a dotted key path through `properties` to check it names an input field. */

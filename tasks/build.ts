@@ -11,8 +11,10 @@
 //   deno run --allow-read --allow-write --allow-run --allow-env tasks/build.ts
 
 import ts from "typescript";
+import { gzipSync } from "node:zlib";
 
-const TARGET_GZIP_BYTES = 25 * 1024;
+// 25 KB read strictly, as 25,000 bytes.
+const TARGET_GZIP_BYTES = 25_000;
 
 const root = new URL("../", import.meta.url);
 const dist = new URL("dist/", root);
@@ -36,13 +38,13 @@ function path(url: URL): string {
   return decodeURIComponent(url.pathname);
 }
 
-async function gzippedSize(bytes: Uint8Array<ArrayBuffer>): Promise<number> {
-  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip"));
-  return (await new Response(stream).arrayBuffer()).byteLength;
+/** The size gzip -9 makes of it: the same measure as the benchmark's size rows. */
+function gzippedSize(bytes: Uint8Array): number {
+  return gzipSync(bytes, { level: 9 }).byteLength;
 }
 
 function kb(bytes: number): string {
-  return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1000).toFixed(1)} KB`;
 }
 
 /** The npm version deno.json maps a bare specifier to, e.g. "valibot" → "1.5.0". */
@@ -192,11 +194,11 @@ const sourceMap = new URL("mod.js.map", dist);
 // The map only serves the size report: it names paths of this machine.
 const parts = sizeBySource(new TextDecoder().decode(bundle), JSON.parse(await Deno.readTextFile(sourceMap)));
 await Deno.remove(sourceMap);
-const gzipped = await gzippedSize(bundle);
+const gzipped = gzippedSize(bundle);
 console.log(
-  `build: dist/mod.js ${kb(bundle.byteLength)} minified, ${kb(gzipped)} minified + gzipped (${
+  `build: dist/mod.js ${kb(bundle.byteLength)} minified, ${gzipped.toLocaleString("en")} bytes minified + gzipped (${
     gzipped < TARGET_GZIP_BYTES ? "within" : "OVER"
-  } the ${kb(TARGET_GZIP_BYTES)} target)`,
+  } the ${TARGET_GZIP_BYTES.toLocaleString("en")}-byte target)`,
 );
 const largest = [...parts].sort((a, b) => b[1] - a[1]).slice(0, 8);
 console.log(

@@ -9,6 +9,7 @@ import type { DynTool } from "../dyn.ts";
 import type { TerminalEvent, ToolEvent } from "../events.ts";
 import type { FailureKind } from "../failure.ts";
 import { ToolSet } from "../tool_set.ts";
+import { isRecord } from "../_is_record.ts";
 import { observe, type StreamLog } from "./_observed.ts";
 
 /** What a case expects of its terminal event; every field given must match. */
@@ -114,10 +115,6 @@ export interface ConformanceReport {
 
 const TERMINAL_TYPES: ReadonlySet<unknown> = new Set(["output", "failed", "suspended"]);
 const MAX_LISTED = 5;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function isTerminal(event: unknown): boolean {
   return isRecord(event) && TERMINAL_TYPES.has(event.type);
