@@ -20,7 +20,8 @@ export type ParseResult =
  * object literal can pass for one.
  */
 export class ValidatedInvocation {
-  #validated = true;
+  // Never read: a private field is what makes the type nominal.
+  readonly #nominal = true;
   /** The id of the model's call. */
   readonly callId: string;
   /** The tool's registered name. */
@@ -55,11 +56,6 @@ export class ValidatedInvocation {
     this.tool = fields.tool;
     this.input = fields.input;
     this.idempotencyKey = fields.idempotencyKey;
-  }
-
-  /** Whether this came from a registry's validation step: always true. */
-  get validated(): boolean {
-    return this.#validated;
   }
 }
 
