@@ -6,6 +6,8 @@
  * @module
  */
 
+import { firstLine } from "./_first_line.ts";
+
 /** One problem found in a spec, located by a JSON Pointer into it. */
 export interface SpecProblem {
   /** Where in the spec (or schema) the problem is; `""` is the whole. */
@@ -95,7 +97,7 @@ export interface HandlerErrorOptions {
   readonly retryable?: boolean;
   /** A stable, machine-readable code such as `ENOENT` or `rate_limited`. */
   readonly code?: string;
-  /** What the model should read; defaults to the message. */
+  /** What the model should read; defaults to the message's first line, so a stack in it stays with the host. */
   readonly modelText?: string;
   /** The underlying error, kept for the host, never shown to the model. */
   readonly cause?: unknown;
@@ -142,6 +144,6 @@ export class HandlerError extends Error {
     this.name = "HandlerError";
     this.retryable = options.retryable;
     this.code = options.code;
-    this.modelText = options.modelText ?? message;
+    this.modelText = options.modelText ?? firstLine(message);
   }
 }

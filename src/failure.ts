@@ -7,6 +7,7 @@
 
 import type { Diagnostic } from "./diagnostics.ts";
 import { HandlerError } from "./errors.ts";
+import { firstLine } from "./_first_line.ts";
 
 /**
  * Why a call failed. `invalid_input` means the handler never ran;
@@ -123,11 +124,6 @@ export function toolFailure(
     failure.omittedDiagnostics = options.omittedDiagnostics ?? 0;
   }
   return failure;
-}
-
-function firstLine(text: string): string {
-  const line = text.split("\n", 1)[0].trim();
-  return line.length > 500 ? `${line.slice(0, 500)}...` : line;
 }
 
 /**

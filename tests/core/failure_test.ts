@@ -110,3 +110,12 @@ Deno.test("HandlerError defaults its model text to its message and keeps its cau
   assert.equal(error.cause, cause);
   assert.ok(error instanceof Error);
 });
+
+Deno.test("HandlerError's default model text is its message's first line, so a stack in the message stays with the host", () => {
+  const error = new HandlerError("upstream refused\n    at fetchQuote (quotes.ts:12:3)\n    at run (tool.ts:4:9)");
+  assert.equal(error.modelText, "upstream refused");
+  const end = failureFromThrown("quote", error);
+  assert.equal(end.modelText, "upstream refused");
+  assert.match(end.message, /upstream refused/);
+  assert.equal(new HandlerError("a\nb", { modelText: "both\nlines" }).modelText, "both\nlines");
+});
