@@ -9,6 +9,7 @@ import { type Effect, type ExecutionSemantics, isWellFormedEffect, resolveSemant
 import { InvalidSpecError, type SpecProblem } from "./errors.ts";
 import type { JsonSchema } from "./schema.ts";
 import { isRecord } from "./_is_record.ts";
+import { showValue } from "./_show_value.ts";
 
 /** Prompt and UI hints: shown to people or appended to prompts, never validated against. */
 export interface ToolHints {
@@ -64,16 +65,6 @@ const SEMANTIC_VALUES: Record<keyof ExecutionSemantics, readonly string[]> = {
   concurrency: ["parallel", "serial", "exclusive"],
 };
 
-function show(value: unknown): string {
-  if (value === undefined) return "undefined";
-  try {
-    const text = JSON.stringify(value);
-    return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-  } catch {
-    return String(value);
-  }
-}
-
 /** Follows a dotted key path through `properties` to check it names an input field. */
 function keyPathExists(schema: JsonSchema, path: string): boolean {
   let node: unknown = schema;
@@ -93,14 +84,14 @@ function specProblems(spec: ToolSpec): SpecProblem[] {
   if (!isRecord(spec)) {
     refuse(
       "",
-      `Cannot build a tool spec as a spec must be an object: current value is ${show(spec)}`,
+      `Cannot build a tool spec as a spec must be an object: current value is ${showValue(spec)}`,
     );
     return problems;
   }
   if (typeof spec.name !== "string" || !NAME.test(spec.name)) {
     refuse(
       "/name",
-      `Cannot use the name as it must match ${NAME.source}: current value is ${show(spec.name)}`,
+      `Cannot use the name as it must match ${NAME.source}: current value is ${showValue(spec.name)}`,
     );
   }
   if (
@@ -109,26 +100,26 @@ function specProblems(spec: ToolSpec): SpecProblem[] {
   ) {
     refuse(
       "/version",
-      `Cannot use the version as it must be semver like 1.2.3: current value is ${show(spec.version)}`,
+      `Cannot use the version as it must be semver like 1.2.3: current value is ${showValue(spec.version)}`,
     );
   }
   if (spec.title !== undefined && typeof spec.title !== "string") {
     refuse(
       "/title",
-      `Cannot use the title as it must be a string: current value is ${show(spec.title)}`,
+      `Cannot use the title as it must be a string: current value is ${showValue(spec.title)}`,
     );
   }
   if (typeof spec.description !== "string" || spec.description.trim() === "") {
     refuse(
       "/description",
-      `Cannot use the description as a model needs a non-empty one: current value is ${show(spec.description)}`,
+      `Cannot use the description as a model needs a non-empty one: current value is ${showValue(spec.description)}`,
     );
   }
   if (!isRecord(spec.inputSchema) || spec.inputSchema.type !== "object") {
     refuse(
       "/inputSchema",
       `Cannot use the input schema as it must be a JSON Schema with type "object": current value is ${
-        show(spec.inputSchema)
+        showValue(spec.inputSchema)
       }`,
     );
   }
@@ -138,13 +129,13 @@ function specProblems(spec: ToolSpec): SpecProblem[] {
   ) {
     refuse(
       "/outputSchema",
-      `Cannot use the output schema as it must be a JSON Schema: current value is ${show(spec.outputSchema)}`,
+      `Cannot use the output schema as it must be a JSON Schema: current value is ${showValue(spec.outputSchema)}`,
     );
   }
   if (!Array.isArray(spec.effects)) {
     refuse(
       "/effects",
-      `Cannot use the effects as they must be a list ([] for pure): current value is ${show(spec.effects)}`,
+      `Cannot use the effects as they must be a list ([] for pure): current value is ${showValue(spec.effects)}`,
     );
   } else {
     spec.effects.forEach((effect, i) => {
@@ -152,13 +143,13 @@ function specProblems(spec: ToolSpec): SpecProblem[] {
         refuse(
           `/effects/${i}`,
           `Cannot use the effect as it must be lowercase, namespaced and dotted like "fs.read": current value is ${
-            show(effect)
+            showValue(effect)
           }`,
         );
       } else if (spec.effects.indexOf(effect) !== i) {
         refuse(
           `/effects/${i}`,
-          `Cannot use the effect as it is listed twice: current value is ${show(effect)}`,
+          `Cannot use the effect as it is listed twice: current value is ${showValue(effect)}`,
         );
       }
     });
@@ -167,7 +158,7 @@ function specProblems(spec: ToolSpec): SpecProblem[] {
     if (!isRecord(spec.semantics)) {
       refuse(
         "/semantics",
-        `Cannot use the semantics as they must be an object: current value is ${show(spec.semantics)}`,
+        `Cannot use the semantics as they must be an object: current value is ${showValue(spec.semantics)}`,
       );
     } else {
       for (const [field, value] of Object.entries(spec.semantics)) {
@@ -175,12 +166,12 @@ function specProblems(spec: ToolSpec): SpecProblem[] {
         if (!allowed) {
           refuse(
             `/semantics/${field}`,
-            `Cannot use the semantics field as it is unknown: current value is ${show(field)}`,
+            `Cannot use the semantics field as it is unknown: current value is ${showValue(field)}`,
           );
         } else if (value !== undefined && !allowed.includes(value as string)) {
           refuse(
             `/semantics/${field}`,
-            `Cannot use the ${field} as it must be one of ${allowed.join(", ")}: current value is ${show(value)}`,
+            `Cannot use the ${field} as it must be one of ${allowed.join(", ")}: current value is ${showValue(value)}`,
           );
         }
       }
@@ -207,7 +198,7 @@ function specProblems(spec: ToolSpec): SpecProblem[] {
     refuse(
       "/timeoutMs",
       `Cannot use the timeout as it must be a whole number of ms from 1 to ${MAX_TIMEOUT_MS}: current value is ${
-        show(spec.timeoutMs)
+        showValue(spec.timeoutMs)
       }`,
     );
   }
@@ -219,7 +210,7 @@ function specProblems(spec: ToolSpec): SpecProblem[] {
       refuse(
         "/idempotencyKey",
         `Cannot use the idempotency key as it must be a dotted path like "request.id": current value is ${
-          show(spec.idempotencyKey)
+          showValue(spec.idempotencyKey)
         }`,
       );
     } else if (
@@ -229,7 +220,7 @@ function specProblems(spec: ToolSpec): SpecProblem[] {
       refuse(
         "/idempotencyKey",
         `Cannot use the idempotency key as the input schema declares no property at that path: current value is ${
-          show(spec.idempotencyKey)
+          showValue(spec.idempotencyKey)
         }`,
       );
     }
@@ -237,7 +228,7 @@ function specProblems(spec: ToolSpec): SpecProblem[] {
   if (spec.hints !== undefined && !isRecord(spec.hints)) {
     refuse(
       "/hints",
-      `Cannot use the hints as they must be an object: current value is ${show(spec.hints)}`,
+      `Cannot use the hints as they must be an object: current value is ${showValue(spec.hints)}`,
     );
   }
   return problems;

@@ -10,6 +10,7 @@ import type { TerminalEvent, ToolEvent } from "../events.ts";
 import type { FailureKind } from "../failure.ts";
 import { ToolSet } from "../tool_set.ts";
 import { isRecord } from "../_is_record.ts";
+import { showValue } from "../_show_value.ts";
 import { observe, type StreamLog } from "./_observed.ts";
 
 /** What a case expects of its terminal event; every field given must match. */
@@ -118,15 +119,6 @@ const MAX_LISTED = 5;
 
 function isTerminal(event: unknown): boolean {
   return isRecord(event) && TERMINAL_TYPES.has(event.type);
-}
-
-function showValue(value: unknown): string {
-  try {
-    const text = JSON.stringify(value) ?? String(value);
-    return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-  } catch {
-    return typeof value;
-  }
 }
 
 function checkCases(cases: unknown): readonly ConformanceCase[] {
