@@ -45,8 +45,8 @@
  * @module
  */
 
-export { connectMcpServer, type McpServerOptions, type McpStdioOptions } from "./src/mcp/connect.ts";
-export type { McpHttpOptions } from "./src/mcp/connect_http.ts";
+export { connectMcpServer, type McpServerOptions, type McpStdioOptions } from "./src/mcp/client/connect.ts";
+export type { McpHttpOptions } from "./src/mcp/client/connect_http.ts";
 export {
   McpConnectionError,
   type McpConnectionOptions,
@@ -58,6 +58,6 @@ export {
   type McpTransport,
   type McpTransportOptions,
   type ServerProcessInfo,
-} from "./src/mcp/connection.ts";
-export * from "./src/mcp/effects.ts";
-export * from "./src/mcp/names.ts";
+} from "./src/mcp/client/connection.ts";
+export * from "./src/mcp/client/effects.ts";
+export * from "./src/mcp/client/names.ts";

@@ -24,7 +24,7 @@
  * @module
  */
 
-export { connectMcpServer, type McpHttpOptions } from "./src/mcp/connect_http.ts";
+export { connectMcpServer, type McpHttpOptions } from "./src/mcp/client/connect_http.ts";
 export {
   McpConnectionError,
   type McpConnectionOptions,
@@ -36,6 +36,6 @@ export {
   type McpTransport,
   type McpTransportOptions,
   type ServerProcessInfo,
-} from "./src/mcp/connection.ts";
-export * from "./src/mcp/effects.ts";
-export * from "./src/mcp/names.ts";
+} from "./src/mcp/client/connection.ts";
+export * from "./src/mcp/client/effects.ts";
+export * from "./src/mcp/client/names.ts";

@@ -1,10 +1,24 @@
 /**
  * Salvor tools: the typed tool-contract layer for TypeScript agent
- * runtimes. Define a tool once with typed schemas and declared effects;
- * register it in a strict {@linkcode ToolSet}; dispatch a model's calls
- * through one path that validates before anything runs and always ends in
- * exactly one terminal event. The core performs no IO and runs unchanged
- * on Deno, Node, Bun, Cloudflare Workers and browsers.
+ * runtimes. The main path is four steps:
+ *
+ * 1. Define a tool: {@linkcode defineTool} (a Valibot or Standard Schema)
+ *    or {@linkcode defineJsonTool} (a raw JSON Schema), with its declared
+ *    effects.
+ * 2. Register it in a strict {@linkcode ToolSet} (no silent overwrite).
+ * 3. Dispatch a model's call with `ToolSet.call` or `ToolSet.stream`:
+ *    arguments are validated before anything runs.
+ * 4. Read exactly one terminal event: output, suspended (parked for a
+ *    person, resumed with `ToolSet.resume`), or failed with a typed
+ *    {@linkcode ToolFailure} whose `kind` tells "the model sent bad
+ *    arguments" (`invalid_input`) apart from "the tool failed" (`handler`).
+ *
+ * The core performs no IO and runs unchanged on Deno, Node, Bun,
+ * Cloudflare Workers and browsers. Other entrypoints: `./providers` (tool
+ * shapes per model provider), `./mcp` and `./mcp/http` (MCP servers'
+ * tools), `./testing` (fakes and conformance) and `./dyn` (the erased tool
+ * interface and the validation plumbing, for those who build a tool type
+ * of their own).
  *
  * @example Define, register and call a tool
  * ```ts
@@ -33,21 +47,89 @@
  * @module
  */
 
-export * from "./src/effect.ts";
-export * from "./src/limits.ts";
-export * from "./src/diagnostics.ts";
-export * from "./src/schema.ts";
-export * from "./src/errors.ts";
-export * from "./src/failure.ts";
-export * from "./src/spec.ts";
-export * from "./src/events.ts";
-export * from "./src/suspend.ts";
-export * from "./src/result.ts";
-export type { DynTool, ParseResult, ToolContext, ValidatedInvocation } from "./src/dyn.ts";
-export * from "./src/define.ts";
-export * from "./src/valibot_schema.ts";
-export * from "./src/tool_set.ts";
-export * from "./src/tool_call.ts";
-export * from "./src/schedule.ts";
-export * from "./src/retry.ts";
-export * from "./src/standard_schema.ts";
+// The main path: define, register, call.
+export {
+  defineJsonTool,
+  type DefineJsonToolOptions,
+  defineTool,
+  type DefineToolOptions,
+  type Handler,
+  type HandlerReturn,
+  type ToolMetadata,
+  type TypedTool,
+} from "./src/core/define/define.ts";
+export { ToolSet, type ToolSetOptions } from "./src/core/dispatch/tool_set.ts";
+export type {
+  ApprovalDecision,
+  ApprovalGate,
+  ArgumentsProjection,
+  CallOptions,
+  ToolCall,
+} from "./src/core/dispatch/tool_call.ts";
+export type { ToolContext } from "./src/core/contract/dyn.ts";
+
+// What a call ends in.
+export type {
+  ContentPart,
+  ExecutionEvent,
+  FailedEvent,
+  OutputEvent,
+  ProgressEvent,
+  SuspendedEvent,
+  Suspension,
+  TerminalEvent,
+  ToolEvent,
+  ToolResult,
+} from "./src/core/contract/events.ts";
+export { FAILURE_KINDS, type FailureKind, type ToolFailure } from "./src/core/contract/failure.ts";
+export {
+  HandlerError,
+  type HandlerErrorOptions,
+  InvalidSpecError,
+  RegistryError,
+  type SpecProblem,
+} from "./src/core/common/errors.ts";
+export { result, type ResultOptions, ResultValue } from "./src/core/contract/result.ts";
+export {
+  APPROVAL_RESUME_SCHEMA,
+  suspend,
+  type SuspendedCall,
+  type SuspendOptions,
+  SuspendRequest,
+  type SuspensionOrigin,
+} from "./src/core/contract/suspend.ts";
+
+// Effects, retry and scheduling.
+export {
+  type Concurrency,
+  type Effect,
+  type EffectClass,
+  effectClass,
+  type EffectDeclaration,
+  type ExecutionSemantics,
+  type Idempotency,
+  isReadOnly,
+  KNOWN_EFFECTS,
+  READ_ONLY_EFFECTS,
+  type RetryMode,
+  type SchedulerClass,
+  schedulerClass,
+} from "./src/core/contract/effect.ts";
+export { type RetryDecision, RetryPolicy, type RetryPolicyOptions } from "./src/core/dispatch/retry.ts";
+export { type Plan, planCalls, type RefusedCall } from "./src/core/dispatch/schedule.ts";
+
+// Specs, schemas and the shape of validation problems.
+export type { ToolDescriptor, ToolHints, ToolSpec } from "./src/core/contract/spec.ts";
+export type { JsonSchema } from "./src/core/schema/schema.ts";
+export type { Diagnostic, DiagnosticReport } from "./src/core/common/diagnostics.ts";
+export { DEFAULT_LIMITS, type JsonLimits } from "./src/core/common/limits.ts";
+export type { SchemaInput, SchemaOutput, ValibotSchema } from "./src/core/schema/valibot_schema.ts";
+export type {
+  StandardIssue,
+  StandardJsonSchemaConverter,
+  StandardResult,
+  StandardSchema,
+  ToolSchema,
+  ToolSchemaInput,
+  ToolSchemaOutput,
+} from "./src/core/schema/standard_schema.ts";

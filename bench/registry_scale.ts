@@ -2,7 +2,8 @@
 // (time, retained memory per tool), descriptors() on the large set (first
 // call after a change, then repeated), and lookup by name.
 
-import { defineJsonTool, type DynTool, ToolSet } from "../mod.ts";
+import { defineJsonTool, ToolSet } from "../mod.ts";
+import type { DynTool } from "../dyn.ts";
 import { check, compare, liveHeap, type Mode, type Row, type Stats, summarise } from "./_harness.ts";
 
 const INPUT_SCHEMA = {

@@ -11,7 +11,7 @@ import {
   type ToolDescriptor,
   ToolSet,
 } from "../mod.ts";
-import { toAnthropicTool, toGeminiFunction, toMcpTool, toOpenAITool } from "../projections.ts";
+import { toAnthropicTool, toGeminiFunction, toMcpTool, toOpenAITool } from "../providers.ts";
 import { connectMcpServer, McpConnectionError, type McpServerConnection } from "../mcp.ts";
 import { parseArgs } from "node:util";
 import { demoFiles, demoTools } from "./demo_tools.ts";

@@ -10,7 +10,7 @@
 //
 //   deno run --allow-read --allow-write --allow-run --allow-env tasks/build.ts
 
-import ts from "typescript";
+import { ts } from "./_typescript.ts";
 import { gzipSync } from "node:zlib";
 
 // 25 KB read strictly, as 25,000 bytes.

@@ -10,26 +10,37 @@ interface Step {
 const { exports } = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
 const entrypoints: string[] = [...new Set<string>(typeof exports === "string" ? [exports] : Object.values(exports))];
 
-// The core's own files; the MCP examples need permissions and run in their own step.
-// (Listed one by one: `--ignore=src/mcp/` is not honoured once README.md pulls the MCP entry into the graph.)
-const coreSources = [...Deno.readDirSync(new URL("../src", import.meta.url))]
-  .filter((entry) => entry.isFile && entry.name.endsWith(".ts"))
-  .map((entry) => `src/${entry.name}`)
-  .sort();
+// Test-only packages are pinned in tests/dev_deps.ts and locked apart from the runtime ones.
+const DEV_LOCK = "--lock=tests/deno.lock";
 
 const steps: readonly Step[] = [
   { name: "format", args: ["fmt", "--check"] },
   { name: "lint", args: ["lint"] },
   {
     name: "type check",
-    args: ["check", "mod.ts", "projections.ts", "mcp.ts", "mcp_http.ts", "src/", "tests/", "tasks/", "examples/"],
+    args: ["check", DEV_LOCK, ...entrypoints, "src/", "tests/", "tasks/", "examples/"],
   },
   // The core's tests get no permissions at all: that is the proof it does no IO.
-  { name: "core tests (no permissions)", args: ["test", "--no-prompt", "tests/core/"] },
+  {
+    name: "core tests (no permissions)",
+    args: ["test", DEV_LOCK, "--no-prompt", "tests/core/", "tests/providers/", "tests/testing/"],
+  },
   // Every code block of the README runs too, so it cannot rot.
   {
     name: "doc tests",
-    args: ["test", "--no-prompt", "--doc", "mod.ts", "projections.ts", ...coreSources, "src/testing/", "README.md"],
+    args: [
+      "test",
+      "--no-prompt",
+      "--doc",
+      "mod.ts",
+      "dyn.ts",
+      "providers.ts",
+      "testing.ts",
+      "src/core/",
+      "src/providers/",
+      "src/testing/",
+      "README.md",
+    ],
   },
   // MCP examples may spawn a process, so they get the permissions that takes.
   {
@@ -48,16 +59,16 @@ const steps: readonly Step[] = [
   },
   {
     name: "integration tests",
-    args: ["test", "--no-prompt", "--allow-read", "--allow-env", "--allow-run", "tests/integration/"],
+    args: ["test", DEV_LOCK, "--no-prompt", "--allow-read", "--allow-env", "--allow-run", "tests/integration/"],
   },
   // Real MCP servers (spawned and over loopback HTTP) and the MCP conformance suite.
-  { name: "MCP tests", args: ["test", "--allow-all", "tests/mcp/"] },
+  { name: "MCP tests", args: ["test", DEV_LOCK, "--allow-all", "tests/mcp/"] },
   // The demo, run end to end as a user runs it (it spawns an MCP server and writes a file).
-  { name: "demo tests", args: ["test", "--allow-all", "tests/examples/"] },
+  { name: "demo tests", args: ["test", DEV_LOCK, "--allow-all", "tests/examples/"] },
   { name: "doc lint", args: ["doc", "--lint", ...entrypoints] },
   // The conformance checks in Deno (the source), Node.js, Bun, workerd and Vercel's edge runtime (the npm build);
   // it installs those runtimes from npm into .tools/ and builds dist/ first.
-  { name: "runtimes", args: ["run", "-A", "tests/runtimes/run.ts"] },
+  { name: "runtimes", args: ["run", DEV_LOCK, "-A", "tests/runtimes/run.ts"] },
   // A few iterations of every benchmark case, each checking that its contenders behave as claimed,
   // so the suite cannot rot; its timings mean nothing.
   { name: "bench smoke", args: ["task", "bench:smoke"] },

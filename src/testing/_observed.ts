@@ -2,8 +2,8 @@
 // every call to the tool and logs what its execute() stream did before the
 // registry normalised it. The registry never knows it is being watched.
 
-import type { DynTool, ToolContext, ValidatedInvocation } from "../dyn.ts";
-import type { ExecutionEvent } from "../events.ts";
+import type { DynTool, ToolContext, ValidatedInvocation } from "../core/contract/dyn.ts";
+import type { ExecutionEvent } from "../core/contract/events.ts";
 
 /** What one execute() stream did, up to the moment its consumer closed it. */
 export class StreamLog {

@@ -5,12 +5,12 @@
  * @module
  */
 
-import type { DynTool } from "../dyn.ts";
-import type { TerminalEvent, ToolEvent } from "../events.ts";
-import type { FailureKind } from "../failure.ts";
-import { ToolSet } from "../tool_set.ts";
-import { isRecord } from "../_is_record.ts";
-import { showValue } from "../_show_value.ts";
+import type { DynTool } from "../core/contract/dyn.ts";
+import type { TerminalEvent, ToolEvent } from "../core/contract/events.ts";
+import type { FailureKind } from "../core/contract/failure.ts";
+import { ToolSet } from "../core/dispatch/tool_set.ts";
+import { isRecord } from "../core/common/_is_record.ts";
+import { showValue } from "../core/common/_show_value.ts";
 import { observe, type StreamLog } from "./_observed.ts";
 
 /** What a case expects of its terminal event; every field given must match. */

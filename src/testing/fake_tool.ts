@@ -6,15 +6,15 @@
  * @module
  */
 
-import type { DynTool, ToolContext, ValidatedInvocation } from "../dyn.ts";
-import type { ExecutionSemantics } from "../effect.ts";
-import { HandlerError, type HandlerErrorOptions } from "../errors.ts";
-import type { ExecutionEvent, ProgressEvent } from "../events.ts";
-import { failureFromThrown, toolFailure } from "../failure.ts";
-import { toToolResult } from "../result.ts";
-import type { JsonSchema } from "../schema.ts";
-import { describeTool, type ToolDescriptor, type ToolSpec } from "../spec.ts";
-import { APPROVAL_RESUME_SCHEMA } from "../suspend.ts";
+import type { DynTool, ToolContext, ValidatedInvocation } from "../core/contract/dyn.ts";
+import type { ExecutionSemantics } from "../core/contract/effect.ts";
+import { HandlerError, type HandlerErrorOptions } from "../core/common/errors.ts";
+import type { ExecutionEvent, ProgressEvent } from "../core/contract/events.ts";
+import { failureFromThrown, toolFailure } from "../core/contract/failure.ts";
+import { toToolResult } from "../core/contract/result.ts";
+import type { JsonSchema } from "../core/schema/schema.ts";
+import { describeTool, type ToolDescriptor, type ToolSpec } from "../core/contract/spec.ts";
+import { APPROVAL_RESUME_SCHEMA } from "../core/contract/suspend.ts";
 
 /** A progress report a fake emits before its behaviour. */
 export type FakeProgress = Omit<ProgressEvent, "type">;

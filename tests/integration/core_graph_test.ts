@@ -76,5 +76,5 @@ Deno.test("mod.ts's import graph does find the core's npm dependencies, so the c
   assert.deepEqual(npm, [...CORE_NPM].sort());
   const closure = npmClosure(graph);
   for (const name of CORE_NPM) assert.ok(closure.has(name), name);
-  assert.ok(graph.modules.some((m) => m.specifier.endsWith("/src/tool_set.ts")));
+  assert.ok(graph.modules.some((m) => m.specifier.endsWith("/src/core/dispatch/tool_set.ts")));
 });

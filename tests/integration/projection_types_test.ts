@@ -3,14 +3,12 @@
 // imports, never imported by the core.
 
 import assert from "node:assert/strict";
-import type OpenAI from "openai";
-import type Anthropic from "@anthropic-ai/sdk";
-import type { FunctionDeclaration, Type } from "@google/genai";
+import type { Anthropic, FunctionDeclaration, OpenAI, Type } from "../dev_deps.ts";
 // Without ".js": the SDK's "./*" export maps "types.js" to a declaration
 // file that does not exist, so under that name the type is unchecked.
 import type { Tool as McpSdkTool } from "@modelcontextprotocol/sdk/types";
 import type { Tool as McpSpecTool } from "@modelcontextprotocol/sdk/spec.types";
-import { describeTool } from "../../mod.ts";
+import { describeTool } from "../../dyn.ts";
 import {
   type GeminiFunctionDeclaration,
   type GeminiType,
@@ -18,7 +16,7 @@ import {
   toGeminiFunction,
   toMcpTool,
   toOpenAITool,
-} from "../../projections.ts";
+} from "../../providers.ts";
 
 const descriptor = describeTool({
   name: "search",
@@ -66,7 +64,7 @@ Deno.test("each projection's result is assignable to its provider SDK's own type
 
 Deno.test("the MCP SDK's own Tool schema accepts toMcpTool() of every fixture", async () => {
   const { ToolSchema } = await import("@modelcontextprotocol/sdk/types.js");
-  const { SCHEMAS, fixtureDescriptor } = await import("../core/fixtures/projection_schemas.ts");
+  const { SCHEMAS, fixtureDescriptor } = await import("../providers/fixtures/projection_schemas.ts");
   for (const name of Object.keys(SCHEMAS)) {
     const parsed = ToolSchema.safeParse(toMcpTool(fixtureDescriptor(name)).tool);
     assert.equal(parsed.success, true, `${name}: ${JSON.stringify(parsed.error?.issues)}`);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import { fc } from "../dev_deps.ts";
 import { mcpToolName } from "../../mcp.ts";
 
 Deno.test("mcpToolName() prefixes the server and replaces characters providers refuse", () => {

@@ -12,17 +12,15 @@
 import {
   defineJsonTool,
   defineTool,
-  describeTool,
-  type DynTool,
   type ExecutionEvent,
   HandlerError,
   RegistryError,
   RetryPolicy,
   suspend,
   type TerminalEvent,
-  toolFailure,
   ToolSet,
 } from "@salvor/tools";
+import { describeTool, type DynTool, toolFailure } from "@salvor/tools/dyn";
 import * as v from "valibot";
 
 /** What a harness prints, and whether it must fail the run. */

@@ -134,7 +134,7 @@ async function bundle(entry: string, output: string, flags: readonly string[]): 
 
 async function prepare(): Promise<void> {
   await installTools();
-  console.log(await must(Deno.execPath(), ["run", "-A", "tasks/build.ts"]));
+  console.log(await must(Deno.execPath(), ["run", "--lock=tests/deno.lock", "-A", "tasks/build.ts"]));
   // Node.js and Bun find "@salvor/tools" in .tools/node_modules, as an installed package.
   const link = new URL("node_modules/@salvor/tools", tools);
   await Deno.remove(link).catch(() => {});
@@ -267,7 +267,15 @@ async function main(): Promise<boolean> {
   await prepare();
   console.log("=== guard tests of the build");
   const guards = await new Deno.Command(Deno.execPath(), {
-    args: ["test", "--no-prompt", "--allow-read", `--allow-write=${path(tools)}`, "--allow-run", "tests/runtimes/"],
+    args: [
+      "test",
+      "--lock=tests/deno.lock",
+      "--no-prompt",
+      "--allow-read",
+      `--allow-write=${path(tools)}`,
+      "--allow-run",
+      "tests/runtimes/",
+    ],
     cwd: root,
     stdout: "inherit",
     stderr: "inherit",

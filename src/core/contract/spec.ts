@@ -1,0 +1,285 @@
+/**
+ * Specs and descriptors: what a tool is, as plain JSON metadata, checked
+ * when it is built so a bad spec is never a later surprise.
+ *
+ * @module
+ */
+
+import { type Effect, type ExecutionSemantics, isWellFormedEffect, resolveSemantics } from "./effect.ts";
+import { InvalidSpecError, type SpecProblem } from "../common/errors.ts";
+import type { JsonSchema } from "../schema/schema.ts";
+import { isRecord } from "../common/_is_record.ts";
+import { showValue } from "../common/_show_value.ts";
+
+/** Prompt and UI hints: shown to people or appended to prompts, never validated against. */
+export interface ToolHints {
+  /** Extra guidance a runtime may add to the model's prompt. */
+  readonly prompt?: string;
+  /** Free-form display hints for a UI (an icon name, a category, ...). */
+  readonly ui?: Readonly<Record<string, string>>;
+}
+
+/** A tool's identity and contract as its author declares it. */
+export interface ToolSpec {
+  /** `^[a-zA-Z0-9_-]{1,64}$`, the set every major model provider accepts. */
+  readonly name: string;
+  /** A semantic version; `1.0.0` when absent. */
+  readonly version?: string;
+  /** A short human title. */
+  readonly title?: string;
+  /** What the tool does, for the model. Must not be empty. */
+  readonly description: string;
+  /** A JSON Schema with `type: "object"` for the arguments. */
+  readonly inputSchema: JsonSchema;
+  /** A JSON Schema the structured output must meet. */
+  readonly outputSchema?: JsonSchema;
+  /** What the tool may do to the world; `[]` means pure. */
+  readonly effects: readonly Effect[];
+  /** Retry and scheduling semantics; defaults follow the effects. */
+  readonly semantics?: Partial<ExecutionSemantics>;
+  /** Default call timeout in ms, 1 ms to 24 h. Metadata: the dispatcher enforces it. */
+  readonly timeoutMs?: number;
+  /** A dotted path into the input whose value is the call's idempotency key. */
+  readonly idempotencyKey?: string;
+  /** Prompt and UI hints. */
+  readonly hints?: ToolHints;
+}
+
+/** A checked spec with every default filled in: what runtimes and models are shown. */
+export interface ToolDescriptor extends ToolSpec {
+  /** The version, `1.0.0` when the spec gave none. */
+  readonly version: string;
+  /** The complete semantics. */
+  readonly semantics: ExecutionSemantics;
+}
+
+const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+// Semantic Versioning 2.0.0, section 9 and 10 included.
+const SEMVER =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
+const KEY_PATH = /^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/;
+const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+const SEMANTIC_VALUES: Record<keyof ExecutionSemantics, readonly string[]> = {
+  idempotency: ["idempotent", "non_idempotent", "externally_reconciled"],
+  retry: ["never", "explicit_only", "automatic"],
+  concurrency: ["parallel", "serial", "exclusive"],
+};
+
+/** Follows a dotted key path through `properties` to check it names an input field. */
+function keyPathExists(schema: JsonSchema, path: string): boolean {
+  let node: unknown = schema;
+  for (const segment of path.split(".")) {
+    const properties = isRecord(node) ? node.properties : undefined;
+    if (!isRecord(properties) || !Object.hasOwn(properties, segment)) {
+      return false;
+    }
+    node = properties[segment];
+  }
+  return true;
+}
+
+function specProblems(spec: ToolSpec): SpecProblem[] {
+  const problems: SpecProblem[] = [];
+  const refuse = (path: string, message: string) => problems.push({ path, message });
+  if (!isRecord(spec)) {
+    refuse(
+      "",
+      `Cannot build a tool spec as a spec must be an object: current value is ${showValue(spec)}`,
+    );
+    return problems;
+  }
+  if (typeof spec.name !== "string" || !NAME.test(spec.name)) {
+    refuse(
+      "/name",
+      `Cannot use the name as it must match ${NAME.source}: current value is ${showValue(spec.name)}`,
+    );
+  }
+  if (
+    spec.version !== undefined &&
+    (typeof spec.version !== "string" || !SEMVER.test(spec.version))
+  ) {
+    refuse(
+      "/version",
+      `Cannot use the version as it must be semver like 1.2.3: current value is ${showValue(spec.version)}`,
+    );
+  }
+  if (spec.title !== undefined && typeof spec.title !== "string") {
+    refuse(
+      "/title",
+      `Cannot use the title as it must be a string: current value is ${showValue(spec.title)}`,
+    );
+  }
+  if (typeof spec.description !== "string" || spec.description.trim() === "") {
+    refuse(
+      "/description",
+      `Cannot use the description as a model needs a non-empty one: current value is ${showValue(spec.description)}`,
+    );
+  }
+  if (!isRecord(spec.inputSchema) || spec.inputSchema.type !== "object") {
+    refuse(
+      "/inputSchema",
+      `Cannot use the input schema as it must be a JSON Schema with type "object": current value is ${
+        showValue(spec.inputSchema)
+      }`,
+    );
+  }
+  if (
+    spec.outputSchema !== undefined && !isRecord(spec.outputSchema) &&
+    typeof spec.outputSchema !== "boolean"
+  ) {
+    refuse(
+      "/outputSchema",
+      `Cannot use the output schema as it must be a JSON Schema: current value is ${showValue(spec.outputSchema)}`,
+    );
+  }
+  if (!Array.isArray(spec.effects)) {
+    refuse(
+      "/effects",
+      `Cannot use the effects as they must be a list ([] for pure): current value is ${showValue(spec.effects)}`,
+    );
+  } else {
+    spec.effects.forEach((effect, i) => {
+      if (!isWellFormedEffect(effect)) {
+        refuse(
+          `/effects/${i}`,
+          `Cannot use the effect as it must be lowercase, namespaced and dotted like "fs.read": current value is ${
+            showValue(effect)
+          }`,
+        );
+      } else if (spec.effects.indexOf(effect) !== i) {
+        refuse(
+          `/effects/${i}`,
+          `Cannot use the effect as it is listed twice: current value is ${showValue(effect)}`,
+        );
+      }
+    });
+  }
+  if (spec.semantics !== undefined) {
+    if (!isRecord(spec.semantics)) {
+      refuse(
+        "/semantics",
+        `Cannot use the semantics as they must be an object: current value is ${showValue(spec.semantics)}`,
+      );
+    } else {
+      for (const [field, value] of Object.entries(spec.semantics)) {
+        const allowed = SEMANTIC_VALUES[field as keyof ExecutionSemantics];
+        if (!allowed) {
+          refuse(
+            `/semantics/${field}`,
+            `Cannot use the semantics field as it is unknown: current value is ${showValue(field)}`,
+          );
+        } else if (value !== undefined && !allowed.includes(value as string)) {
+          refuse(
+            `/semantics/${field}`,
+            `Cannot use the ${field} as it must be one of ${allowed.join(", ")}: current value is ${showValue(value)}`,
+          );
+        }
+      }
+    }
+  }
+  if (Array.isArray(spec.effects) && problems.length === 0) {
+    const semantics = resolveSemantics(spec);
+    if (
+      semantics.idempotency === "non_idempotent" &&
+      semantics.retry === "automatic"
+    ) {
+      refuse(
+        "/semantics/retry",
+        `Cannot retry automatically as the tool is non_idempotent: a retry could repeat its side effect`,
+      );
+    }
+  }
+  if (
+    spec.timeoutMs !== undefined &&
+    (typeof spec.timeoutMs !== "number" || !Number.isInteger(spec.timeoutMs) ||
+      spec.timeoutMs < 1 ||
+      spec.timeoutMs > MAX_TIMEOUT_MS)
+  ) {
+    refuse(
+      "/timeoutMs",
+      `Cannot use the timeout as it must be a whole number of ms from 1 to ${MAX_TIMEOUT_MS}: current value is ${
+        showValue(spec.timeoutMs)
+      }`,
+    );
+  }
+  if (spec.idempotencyKey !== undefined) {
+    if (
+      typeof spec.idempotencyKey !== "string" ||
+      !KEY_PATH.test(spec.idempotencyKey)
+    ) {
+      refuse(
+        "/idempotencyKey",
+        `Cannot use the idempotency key as it must be a dotted path like "request.id": current value is ${
+          showValue(spec.idempotencyKey)
+        }`,
+      );
+    } else if (
+      isRecord(spec.inputSchema) &&
+      !keyPathExists(spec.inputSchema, spec.idempotencyKey)
+    ) {
+      refuse(
+        "/idempotencyKey",
+        `Cannot use the idempotency key as the input schema declares no property at that path: current value is ${
+          showValue(spec.idempotencyKey)
+        }`,
+      );
+    }
+  }
+  if (spec.hints !== undefined && !isRecord(spec.hints)) {
+    refuse(
+      "/hints",
+      `Cannot use the hints as they must be an object: current value is ${showValue(spec.hints)}`,
+    );
+  }
+  return problems;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/**
+ * Checks a spec and fills in its defaults: version `1.0.0` and semantics
+ * that follow the effects. The descriptor is a frozen deep copy, so the
+ * caller's spec can change later without touching it.
+ *
+ * @param spec The spec as declared.
+ * @returns The frozen descriptor.
+ * @throws {InvalidSpecError} With every problem found, when any is.
+ *
+ * @example Defaults follow the effects
+ * ```ts
+ * import { describeTool } from "@salvor/tools/dyn";
+ * import assert from "node:assert/strict";
+ *
+ * const descriptor = describeTool({
+ *   name: "read_file",
+ *   description: "Read a UTF-8 text file.",
+ *   inputSchema: { type: "object", properties: { path: { type: "string" } } },
+ *   effects: ["fs.read"],
+ * });
+ * assert.equal(descriptor.version, "1.0.0");
+ * assert.equal(descriptor.semantics.retry, "automatic");
+ * ```
+ */
+export function describeTool(spec: ToolSpec): ToolDescriptor {
+  const problems = specProblems(spec);
+  if (problems.length > 0) {
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more problems)` : "";
+    const name = isRecord(spec) && typeof spec.name === "string" ? `"${spec.name}"` : "a tool";
+    throw new InvalidSpecError(
+      `Cannot define ${name}: ${problems[0].message}${more}`,
+      { problems },
+    );
+  }
+  const copy = structuredClone(spec) as ToolSpec;
+  return deepFreeze({
+    ...copy,
+    version: copy.version ?? "1.0.0",
+    semantics: resolveSemantics(copy),
+  });
+}

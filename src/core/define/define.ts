@@ -1,0 +1,482 @@
+/**
+ * Defining tools: typed tools from Valibot schemas, and raw tools from
+ * JSON Schema.
+ *
+ * @module
+ */
+
+import type { DynTool, ToolContext, ValidatedInvocation } from "../contract/dyn.ts";
+import { InvalidSpecError } from "../common/errors.ts";
+import type { ExecutionEvent, Suspension } from "../contract/events.ts";
+import { failureFromThrown, toolFailure } from "../contract/failure.ts";
+import { type ResultValue, toToolResult } from "../contract/result.ts";
+import { compileSchema, type JsonSchema } from "../schema/schema.ts";
+import { describeTool, type ToolDescriptor, type ToolSpec } from "../contract/spec.ts";
+import { SuspendRequest } from "../contract/suspend.ts";
+import { deriveJsonSchema, parseWithValibot } from "../schema/_valibot.ts";
+import type { ValibotSchema } from "../schema/valibot_schema.ts";
+import type { StandardSchema, ToolSchema, ToolSchemaInput, ToolSchemaOutput } from "../schema/standard_schema.ts";
+import { isStandardSchema, ownJsonSchema, parseWithStandard, type SchemaSide } from "../schema/_standard_schema.ts";
+import type { ParseResult } from "../schema/schema.ts";
+import { markChecked } from "./_checked.ts";
+import { withDirectRun } from "./_direct.ts";
+import { parserFor } from "./_parser.ts";
+
+/** What a handler may return: an output, a rich result, or a suspension. */
+export type HandlerReturn<Output> =
+  | Output
+  | ResultValue<Output>
+  | SuspendRequest;
+
+/** A tool handler: gets the validated input, returns or throws. */
+export type Handler<Input, Output> = (
+  input: Input,
+  ctx: ToolContext,
+) => HandlerReturn<Output> | Promise<HandlerReturn<Output>>;
+
+/** The spec fields every way of defining a tool shares. */
+export type ToolMetadata = Omit<ToolSpec, "inputSchema" | "outputSchema">;
+
+/** Options for {@linkcode defineTool}. */
+export interface DefineToolOptions<
+  In extends ToolSchema,
+  Out extends ToolSchema | undefined,
+> extends ToolMetadata {
+  /**
+   * The schema of the arguments, an object schema: Valibot, or any
+   * Standard Schema v1 (zod 4, ArkType, ...). The source of truth.
+   */
+  readonly input: In;
+  /** The schema of the structured output, when there is one. */
+  readonly output?: Out;
+  /**
+   * The JSON Schema a model sees for a Standard Schema input, when the
+   * schema offers no conversion of its own or to replace it. Not for a
+   * Valibot input, whose JSON Schema is always derived.
+   */
+  readonly inputJsonSchema?: JsonSchema;
+  /** As `inputJsonSchema`, for a Standard Schema output. */
+  readonly outputJsonSchema?: JsonSchema;
+  /** The handler. */
+  readonly run: Handler<
+    ToolSchemaOutput<In>,
+    Out extends ToolSchema ? ToolSchemaInput<Out> : unknown
+  >;
+}
+
+/** A tool with its input and output types, dispatched like any {@linkcode DynTool}. */
+export interface TypedTool<Input, Output> extends DynTool {
+  /** Transforms and checks that run after validation but are not in the JSON Schema. */
+  readonly warnings: readonly string[];
+  /** Type-level only: the handler's input and output types. Always `undefined` at run time. */
+  readonly types?: { readonly input: Input; readonly output: Output };
+}
+
+/**
+ * Runs a handler and turns what it returns or throws into its one event.
+ * A handler that returns synchronously gets its event without a promise turn.
+ */
+function handle<Input>(
+  name: string,
+  run: Handler<Input, unknown>,
+  input: Input,
+  ctx: ToolContext,
+  resumeSchemaOf: (resume: SuspendRequest["resume"]) => JsonSchema,
+): ExecutionEvent | Promise<ExecutionEvent> {
+  let returned: unknown;
+  try {
+    returned = run(input, ctx);
+    if (isThenable(returned)) {
+      return Promise.resolve(returned).then(
+        (value) => eventOf(name, value, resumeSchemaOf),
+        (thrown: unknown) => threw(name, thrown),
+      );
+    }
+  } catch (thrown) {
+    return threw(name, thrown);
+  }
+  return eventOf(name, returned, resumeSchemaOf);
+}
+
+/** Whether awaiting a value would wait for it: a promise or any other thenable. */
+function isThenable(value: unknown): boolean {
+  return (typeof value === "object" && value !== null || typeof value === "function") &&
+    typeof (value as { then?: unknown }).then === "function";
+}
+
+function threw(name: string, thrown: unknown): ExecutionEvent {
+  return { type: "failed", failure: failureFromThrown(name, thrown) };
+}
+
+/** The event of what a handler returned: a suspension or an output. */
+function eventOf(
+  name: string,
+  returned: unknown,
+  resumeSchemaOf: (resume: SuspendRequest["resume"]) => JsonSchema,
+): ExecutionEvent {
+  if (returned instanceof SuspendRequest) {
+    let suspension: Suspension;
+    try {
+      suspension = {
+        reason: returned.reason,
+        resumeSchema: resumeSchemaOf(returned.resume),
+        payload: returned.payload,
+      };
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      return {
+        type: "failed",
+        failure: toolFailure(
+          "contract",
+          `Tool "${name}" suspended with a bad resume schema: ${detail}`,
+        ),
+      };
+    }
+    return { type: "suspended", suspension };
+  }
+  return { type: "output", result: toToolResult(returned) };
+}
+
+/** The stream of a handler's one event, started when first read. */
+async function* streamOf(start: () => ExecutionEvent | Promise<ExecutionEvent>): AsyncGenerator<ExecutionEvent> {
+  yield await start();
+}
+
+/** Makes a tool of these fields that runs `run`: through execute(), or directly from a registry. */
+function handlerTool<T extends Omit<DynTool, "execute">>(
+  fields: T,
+  run: Handler<unknown, unknown>,
+): T & Pick<DynTool, "execute"> {
+  const name = fields.descriptor.name;
+  const resumeSchemaOf = resumeSchemaFor(name);
+  const direct = (invocation: ValidatedInvocation, ctx: ToolContext) =>
+    handle(name, run, invocation.input, ctx, resumeSchemaOf);
+  const tool = {
+    ...fields,
+    execute: (invocation: ValidatedInvocation, ctx: ToolContext) => streamOf(() => direct(invocation, ctx)),
+  };
+  return withDirectRun(markChecked(tool), direct);
+}
+
+function isValibotSchema(value: unknown): value is ValibotSchema {
+  return typeof value === "object" && value !== null &&
+    (value as { kind?: unknown }).kind === "schema" &&
+    typeof (value as { "~run"?: unknown })["~run"] === "function";
+}
+
+function deriveOrRefuse(name: string, label: string, schema: ValibotSchema) {
+  const derived = deriveJsonSchema(schema);
+  if (derived.refusals.length > 0) {
+    throw new InvalidSpecError(
+      `Cannot define "${name}" as its ${label} holds a shape JSON cannot carry: ${derived.refusals.join(" ")}`,
+      {
+        problems: derived.refusals.map((message) => ({
+          path: `/${label}`,
+          message,
+        })),
+      },
+    );
+  }
+  return derived;
+}
+
+function isToolSchema(value: unknown): value is ToolSchema {
+  return isValibotSchema(value) || isStandardSchema(value);
+}
+
+/** One side of a typed tool: the JSON Schema a model sees, the parser, and what the schema cannot show. */
+interface TypedSide {
+  readonly jsonSchema: JsonSchema;
+  readonly warnings: readonly string[];
+  readonly parse: (value: unknown) => ParseResult | Promise<ParseResult>;
+}
+
+function sideOf(name: string, side: SchemaSide, schema: ToolSchema, explicit: JsonSchema | undefined): TypedSide {
+  const field = `${side}JsonSchema`;
+  if (isValibotSchema(schema)) {
+    if (explicit !== undefined) {
+      throw new InvalidSpecError(
+        `Cannot define "${name}" as ${field} is for Standard Schemas: current value is given for a Valibot ${side}, whose JSON Schema is derived`,
+        { path: `/${field}` },
+      );
+    }
+    const derived = deriveOrRefuse(name, side, schema);
+    return { ...derived, parse: (value) => parseWithValibot(schema, value) };
+  }
+  const standard = schema as StandardSchema;
+  let jsonSchema = explicit;
+  if (jsonSchema === undefined) {
+    try {
+      jsonSchema = ownJsonSchema(standard, side);
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      throw new InvalidSpecError(
+        `Cannot define "${name}" as its ${side} schema cannot convert itself to JSON Schema (pass ${field}): ${detail}`,
+        { path: `/${side}` },
+      );
+    }
+  }
+  if (jsonSchema === undefined) {
+    throw new InvalidSpecError(
+      `Cannot define "${name}" as its ${
+        String(standard["~standard"].vendor)
+      } ${side} schema offers no JSON Schema conversion: current value is no ${field} either`,
+      { path: `/${field}` },
+    );
+  }
+  return { jsonSchema, warnings: [], parse: (value) => parseWithStandard(standard, value) };
+}
+
+function resumeSchemaFor(name: string) {
+  return (resume: SuspendRequest["resume"]): JsonSchema =>
+    isValibotSchema(resume) ? deriveOrRefuse(name, "resume schema", resume).jsonSchema : resume;
+}
+
+// The spec fields a define function copies from its options, and no others (never `run` or the schemas).
+const METADATA_FIELDS = [
+  "name",
+  "version",
+  "title",
+  "description",
+  "effects",
+  "semantics",
+  "timeoutMs",
+  "idempotencyKey",
+  "hints",
+] as const satisfies readonly (keyof ToolMetadata)[];
+
+function metadataOf(options: ToolMetadata): ToolMetadata {
+  const spec: Record<string, unknown> = {};
+  for (const field of METADATA_FIELDS) {
+    if (options[field] !== undefined) spec[field] = options[field];
+  }
+  return spec as unknown as ToolMetadata;
+}
+
+/**
+ * Defines a typed tool from Valibot schemas or any Standard Schema v1
+ * (zod 4, ArkType, ...). For Valibot, the JSON Schema a model sees is
+ * derived from the input schema (Draft 2020-12); Valibot stays the source
+ * of truth, so transforms and defaults apply before the handler runs. An
+ * input that JSON cannot carry (a `Date`, `Map`, function, ...) is
+ * refused; transforms and checks that JSON Schema cannot express are
+ * listed in `warnings`. A Standard Schema validates through
+ * `~standard.validate` (sync or async), its issues become the same
+ * diagnostics, and its JSON Schema comes from `inputJsonSchema` when given,
+ * else from its own conversion (`~standard.jsonSchema`, zod's
+ * `toJSONSchema()`, ArkType's `toJsonSchema()`); with neither, the
+ * definition is refused.
+ *
+ * @param options The spec fields, the schemas and the handler.
+ * @returns The typed tool, ready to register.
+ * @throws {InvalidSpecError} When the spec or a schema is refused.
+ *
+ * @example A typed tool gets typed, transformed input
+ * ```ts
+ * import { defineTool, ToolSet } from "@salvor/tools";
+ * import * as v from "valibot";
+ * import assert from "node:assert/strict";
+ *
+ * const shout = defineTool({
+ *   name: "shout",
+ *   description: "Upper-cases a text.",
+ *   input: v.object({ text: v.pipe(v.string(), v.trim()) }),
+ *   output: v.object({ text: v.string() }),
+ *   effects: [],
+ *   run: (input) => ({ text: input.text.toUpperCase() }),
+ * });
+ * assert.equal(shout.warnings.length, 1); // the trim is not in the JSON Schema
+ * const end = await new ToolSet().register(shout).call({
+ *   id: "call_1",
+ *   name: "shout",
+ *   arguments: '{"text":"  hi "}',
+ * });
+ * assert.equal(end.type, "output");
+ * if (end.type === "output") assert.deepEqual(end.result.output, { text: "HI" });
+ * ```
+ *
+ * @example Any Standard Schema, with the JSON Schema a model sees
+ * ```ts
+ * import { defineTool, type StandardSchema, ToolSet } from "@salvor/tools";
+ * import assert from "node:assert/strict";
+ *
+ * // A hand-made Standard Schema; zod 4 and ArkType schemas fit the same slot.
+ * const city: StandardSchema<{ city: string }> = {
+ *   "~standard": {
+ *     version: 1,
+ *     vendor: "example",
+ *     validate: (value) =>
+ *       typeof (value as { city?: unknown }).city === "string"
+ *         ? { value: value as { city: string } }
+ *         : { issues: [{ message: "Expected a city name", path: ["city"] }] },
+ *   },
+ * };
+ * const weather = defineTool({
+ *   name: "weather",
+ *   description: "Tomorrow's weather in a city.",
+ *   input: city,
+ *   inputJsonSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+ *   effects: ["network.request"],
+ *   run: (input) => ({ forecast: `sunny in ${input.city}` }),
+ * });
+ * const end = await new ToolSet().register(weather).call({ id: "1", name: "weather", arguments: "{}" });
+ * assert.equal(end.type === "failed" && end.failure.diagnostics?.[0].keyword, "required");
+ * ```
+ */
+export function defineTool<
+  In extends ToolSchema,
+  Out extends ToolSchema | undefined = undefined,
+>(
+  options: DefineToolOptions<In, Out>,
+): TypedTool<
+  ToolSchemaOutput<In>,
+  Out extends ToolSchema ? ToolSchemaOutput<Out> : unknown
+> {
+  const name = typeof options?.name === "string" ? options.name : "a tool";
+  if (!isToolSchema(options?.input)) {
+    throw new InvalidSpecError(
+      `Cannot define "${name}" as input must be a Valibot schema or a Standard Schema`,
+      { path: "/input" },
+    );
+  }
+  if (options.output !== undefined && !isToolSchema(options.output)) {
+    throw new InvalidSpecError(
+      `Cannot define "${name}" as output must be a Valibot schema or a Standard Schema`,
+      { path: "/output" },
+    );
+  }
+  if (options.output === undefined && options.outputJsonSchema !== undefined) {
+    throw new InvalidSpecError(
+      `Cannot define "${name}" as outputJsonSchema describes an output schema: current value is no output`,
+      { path: "/outputJsonSchema" },
+    );
+  }
+  if (typeof options.run !== "function") {
+    throw new InvalidSpecError(
+      `Cannot define "${name}" as run must be a function`,
+      { path: "/run" },
+    );
+  }
+  const input = sideOf(name, "input", options.input, options.inputJsonSchema);
+  const output = options.output === undefined
+    ? undefined
+    : sideOf(name, "output", options.output, options.outputJsonSchema);
+  const descriptor = describeTool({
+    ...metadataOf(options),
+    inputSchema: input.jsonSchema,
+    ...(output ? { outputSchema: output.jsonSchema } : {}),
+  });
+  // The derived schemas must pass the same checks as hand-written ones.
+  compileSchema(descriptor.inputSchema, { label: "input schema" });
+  if (descriptor.outputSchema !== undefined) {
+    compileSchema(descriptor.outputSchema, { label: "output schema" });
+  }
+  return handlerTool({
+    descriptor,
+    warnings: Object.freeze([...input.warnings, ...(output?.warnings ?? [])]),
+    parseInput: input.parse,
+    ...(output ? { parseOutput: output.parse } : {}),
+  }, options.run as Handler<unknown, unknown>);
+}
+
+/** Options for {@linkcode defineJsonTool}. */
+export interface DefineJsonToolOptions<Input = unknown> extends ToolMetadata {
+  /** The JSON Schema of the arguments: `type: "object"`. */
+  readonly inputSchema: JsonSchema;
+  /** The JSON Schema of the structured output. */
+  readonly outputSchema?: JsonSchema;
+  /**
+   * Schemas a `$ref` in either schema may point to by absolute URI,
+   * registered from memory: nothing is ever fetched. Keyed by that URI.
+   */
+  readonly remotes?: Readonly<Record<string, JsonSchema>>;
+  /** The handler; its input has passed `inputSchema`. */
+  readonly run: Handler<Input, unknown>;
+}
+
+/**
+ * Defines a tool from raw JSON Schema, validated by `@cfworker/json-schema`
+ * (Draft 2020-12, or draft-07 when `$schema` says so). Both schemas are
+ * checked and compiled now: a bad schema fails here, not at call time.
+ *
+ * @param options The spec fields, the schemas and the handler.
+ * @returns The tool, ready to register.
+ * @throws {InvalidSpecError} When the spec or a schema is refused.
+ *
+ * @example
+ * ```ts
+ * import { defineJsonTool, ToolSet } from "@salvor/tools";
+ * import assert from "node:assert/strict";
+ *
+ * const add = defineJsonTool<{ a: number; b: number }>({
+ *   name: "add",
+ *   description: "Adds two numbers.",
+ *   inputSchema: {
+ *     type: "object",
+ *     properties: { a: { type: "number" }, b: { type: "number" } },
+ *     required: ["a", "b"],
+ *     additionalProperties: false,
+ *   },
+ *   effects: [],
+ *   run: ({ a, b }) => ({ sum: a + b }),
+ * });
+ * const end = await new ToolSet().register(add).call({ id: "1", name: "add", arguments: '{"a":2,"b":3}' });
+ * assert.equal(end.type, "output");
+ * if (end.type === "output") assert.deepEqual(end.result.output, { sum: 5 });
+ * ```
+ *
+ * @example Share a schema through remotes, registered from memory
+ * ```ts
+ * import { defineJsonTool, ToolSet } from "@salvor/tools";
+ * import assert from "node:assert/strict";
+ *
+ * const point = {
+ *   type: "object",
+ *   properties: { x: { type: "number" }, y: { type: "number" } },
+ *   required: ["x", "y"],
+ * };
+ * const move = defineJsonTool({
+ *   name: "move",
+ *   description: "Moves the cursor to a point.",
+ *   inputSchema: {
+ *     type: "object",
+ *     properties: { to: { $ref: "https://example.com/schemas/point.json" } },
+ *     required: ["to"],
+ *   },
+ *   remotes: { "https://example.com/schemas/point.json": point },
+ *   effects: [],
+ *   run: () => ({ moved: true }),
+ * });
+ * const tools = new ToolSet().register(move);
+ * const ok = await tools.call({ id: "1", name: "move", arguments: '{"to":{"x":1,"y":2}}' });
+ * assert.equal(ok.type, "output");
+ * const bad = await tools.call({ id: "2", name: "move", arguments: '{"to":{"x":1}}' });
+ * assert.equal(bad.type === "failed" && bad.failure.kind, "invalid_input");
+ * ```
+ */
+export function defineJsonTool<Input = unknown>(
+  options: DefineJsonToolOptions<Input>,
+): DynTool {
+  const name = typeof options?.name === "string" ? options.name : "a tool";
+  if (typeof options?.run !== "function") {
+    throw new InvalidSpecError(
+      `Cannot define "${name}" as run must be a function`,
+      { path: "/run" },
+    );
+  }
+  const descriptor: ToolDescriptor = describeTool({
+    ...metadataOf(options),
+    inputSchema: options.inputSchema,
+    ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }),
+  });
+  const remotes = options.remotes;
+  const input = compileSchema(descriptor.inputSchema, { label: "inputSchema", remotes });
+  const output = descriptor.outputSchema === undefined
+    ? undefined
+    : compileSchema(descriptor.outputSchema, { label: "outputSchema", remotes });
+  return handlerTool({
+    descriptor,
+    parseInput: parserFor(input),
+    ...(output ? { parseOutput: parserFor(output) } : {}),
+  }, options.run as Handler<unknown, unknown>);
+}

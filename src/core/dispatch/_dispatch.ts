@@ -1,0 +1,825 @@
+// The dispatch engine behind ToolSet: it admits a call (or a parked call and
+// its answer) against the set's tools, then takes it through its options,
+// input validation, idempotency key and approval to the tool, and checks what
+// the tool sends back, so that every call ends in exactly one terminal event.
+// Nothing here throws to the caller: every problem is a failed terminal.
+
+import type { Diagnostic } from "../common/diagnostics.ts";
+import { type DynTool, INVOCATION_TOKEN, type ToolContext, ValidatedInvocation } from "../contract/dyn.ts";
+import type { ParseResult } from "../schema/schema.ts";
+import type { ExecutionEvent, ProgressEvent, TerminalEvent, ToolEvent, ToolResult } from "../contract/events.ts";
+import { FAILURE_KINDS, type FailureKind, type ToolFailure, toolFailure } from "../contract/failure.ts";
+import { checkJsonValue, DEFAULT_LIMITS, type JsonLimits } from "../common/limits.ts";
+import { type CompiledSchema, compileSchema } from "../schema/schema.ts";
+import type { ToolDescriptor } from "../contract/spec.ts";
+import { APPROVAL_RESUME_SCHEMA, type SuspendedCall } from "../contract/suspend.ts";
+import type { ApprovalDecision, ApprovalGate, CallOptions, ToolCall } from "./tool_call.ts";
+import { readArguments } from "./_arguments.ts";
+import { CallControl, STOPPED } from "./_call_control.ts";
+import { type DirectRun, directRunOf } from "../define/_direct.ts";
+import {
+  approvalGateFailed,
+  contract,
+  deniedByPerson,
+  failed,
+  invalidInput,
+  invalidOptions,
+  invalidOutput,
+  malformedCall,
+  noApprovalGate,
+  notFound,
+  notFoundToResume,
+  one,
+  refusedByPolicy,
+  refusedResume,
+  stopped,
+  unexpected,
+} from "./_dispatch_failures.ts";
+import { isRecord } from "../common/_is_record.ts";
+import { recordProblem, suspendedRecord } from "./_suspended_record.ts";
+import { CallContext } from "./_tool_context.ts";
+
+/** A registered tool, with what dispatch needs resolved once at registration. */
+export interface Entry {
+  readonly tool: DynTool;
+  readonly descriptor: ToolDescriptor;
+  readonly parseInput: (value: unknown) => ParseResult | Promise<ParseResult>;
+  readonly parseOutput:
+    | ((value: unknown) => ParseResult | Promise<ParseResult>)
+    | undefined;
+  readonly needsPolicy: boolean;
+}
+
+/** An admitted call: everything its dispatch needs from here on. */
+export interface Dispatch {
+  readonly entry: Entry;
+  readonly callId: string;
+  readonly args: Record<string, unknown>;
+  readonly options: CallOptions;
+  /** Set when resuming: the human's answer and who parked the call. */
+  readonly resume?: {
+    readonly answer: unknown;
+    readonly origin: SuspendedCall["origin"];
+  };
+  readonly idempotencyKey?: string;
+}
+
+const KNOWN_FAILURE_KINDS: ReadonlySet<string> = new Set(FAILURE_KINDS);
+const CONTENT_TYPES = new Set([
+  "text",
+  "image",
+  "audio",
+  "resource_link",
+  "resource",
+]);
+
+/** Reads the idempotency key at a dotted path of the arguments. */
+function keyAt(
+  args: Record<string, unknown>,
+  path: string,
+): string | Diagnostic {
+  let node: unknown = args;
+  for (const segment of path.split(".")) {
+    node = isRecord(node) && Object.hasOwn(node, segment) ? node[segment] : undefined;
+  }
+  if (typeof node === "string" && node !== "") return node;
+  if (typeof node === "number") return String(node);
+  return {
+    path: `/${path.split(".").join("/")}`,
+    keyword: "required",
+    message: `Missing the idempotency key "${path}": it must be a non-empty string or a number.`,
+  };
+}
+
+/** Says what is wrong with a call's options, if anything: they come from the host, not the model. */
+function optionsProblem(options: CallOptions, timeoutMs: number | undefined): string | undefined {
+  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= 2 ** 31 - 1)) {
+    return `timeoutMs must be a number from 1 to ${2 ** 31 - 1}: current value is ${String(timeoutMs)}`;
+  }
+  const signal: unknown = options.signal;
+  if (
+    signal !== undefined &&
+    !(isRecord(signal) && typeof signal.aborted === "boolean" && typeof signal.addEventListener === "function")
+  ) {
+    return `signal must be an AbortSignal: current value is ${signal === null ? "null" : typeof signal}`;
+  }
+  const key: unknown = options.idempotencyKey;
+  if (key !== undefined && (typeof key !== "string" || key === "")) {
+    return `idempotencyKey must be a non-empty string: current value is ${typeof key === "string" ? '""' : typeof key}`;
+  }
+  const projection: unknown = options.projection;
+  if (projection !== undefined && !(isRecord(projection) && typeof projection.restore === "function")) {
+    return `projection must be an ArgumentsProjection with a restore function: current value is ${
+      projection === null ? "null" : typeof projection
+    }`;
+  }
+  return undefined;
+}
+
+/** Copies a progress report's known fields, or says why it is malformed. */
+function readProgress(event: unknown): ProgressEvent | string {
+  if (!isRecord(event)) {
+    return `it must be an object: current value is ${event === null ? "null" : typeof event}`;
+  }
+  const progress: { -readonly [K in keyof ProgressEvent]: ProgressEvent[K] } = {
+    type: "progress",
+  };
+  for (const field of ["progress", "total"] as const) {
+    const value = event[field];
+    if (value === undefined) continue;
+    if (typeof value !== "number" || !Number.isFinite(value)) {
+      return `its ${field} must be a finite number: current value is ${
+        typeof value === "number" ? value : typeof value
+      }`;
+    }
+    progress[field] = value;
+  }
+  if (event.message !== undefined) {
+    if (typeof event.message !== "string") {
+      return `its message must be a string: current value is ${typeof event.message}`;
+    }
+    progress.message = event.message.slice(0, 1000);
+  }
+  return progress;
+}
+
+/**
+ * Calls a tool's parser. A parser that throws, or answers with something
+ * that is not a parse result, breaks the contract: that is reported, not thrown.
+ */
+function parseWith(
+  parse: (value: unknown) => ParseResult | Promise<ParseResult>,
+  value: unknown,
+): ParseOutcome | Promise<ParseOutcome> {
+  let parsed: unknown;
+  try {
+    parsed = parse(value);
+  } catch (error) {
+    return threw(error);
+  }
+  // A synchronous parser answers without a promise turn.
+  return isRecord(parsed) && typeof parsed.then === "function"
+    ? Promise.resolve(parsed).then(parseOutcome, threw)
+    : parseOutcome(parsed);
+}
+
+type ParseOutcome = ParseResult | { readonly broken: string };
+
+function parseOutcome(parsed: unknown): ParseOutcome {
+  if (isRecord(parsed) && (parsed.ok === true || (parsed.ok === false && Array.isArray(parsed.diagnostics)))) {
+    return parsed as ParseResult;
+  }
+  return { broken: "answered with something that is not a parse result" };
+}
+
+function threw(error: unknown): ParseOutcome {
+  return { broken: `threw: ${String(error)}` };
+}
+
+function outputEvent(result: Record<string, unknown>, output: unknown): TerminalEvent {
+  const checked: ToolResult = {
+    ...(result as unknown as ToolResult),
+    ...(output === undefined ? {} : { output }),
+  };
+  return { type: "output", result: checked };
+}
+
+function parsedOutput(name: string, result: Record<string, unknown>, parsed: ParseOutcome): TerminalEvent {
+  if ("broken" in parsed) return failed(contract(name, `parseOutput() ${parsed.broken}`));
+  if (!parsed.ok) return failed(invalidOutput(name, parsed));
+  return outputEvent(result, parsed.value);
+}
+
+const NO_EXTENSIONS: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/** How long a stream may take to end after its terminal event before it is closed. */
+const END_GRACE_MS = 100;
+const GRACE_OVER: unique symbol = Symbol("grace over");
+
+function withinEndGrace<T>(step: Promise<T>): Promise<T | typeof GRACE_OVER> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const over = new Promise<typeof GRACE_OVER>((resolve) => timer = setTimeout(() => resolve(GRACE_OVER), END_GRACE_MS));
+  return Promise.race([step, over]).finally(() => clearTimeout(timer));
+}
+
+/** Waits for a call's terminal, then releases its control. Never rejects. */
+async function released(ran: Promise<TerminalEvent>, control: CallControl | undefined): Promise<TerminalEvent> {
+  try {
+    return await ran;
+  } catch (error) {
+    return unexpected(error);
+  } finally {
+    control?.dispose();
+  }
+}
+
+/**
+ * Dispatches calls to the tools of one set. It reads the set's entries and
+ * never changes them: registering stays the set's own business.
+ */
+export class Dispatcher {
+  readonly #entries: ReadonlyMap<string, Entry>;
+  readonly #approve: ApprovalGate | undefined;
+  readonly #limits: JsonLimits;
+
+  /**
+   * @param entries The set's tools by name, read at each call.
+   * @param settings The set's default approval gate and its limits on values.
+   */
+  constructor(
+    entries: ReadonlyMap<string, Entry>,
+    settings: { readonly approve?: ApprovalGate; readonly limits?: JsonLimits },
+  ) {
+    this.#entries = entries;
+    this.#approve = settings.approve;
+    this.#limits = settings.limits ?? DEFAULT_LIMITS;
+  }
+
+  /** Checks a call up to its dispatch: its shape, its tool, its arguments. */
+  admit(call: ToolCall, options: CallOptions): Dispatch | TerminalEvent {
+    if (
+      !isRecord(call) || typeof call.id !== "string" ||
+      typeof call.name !== "string"
+    ) {
+      return failed(malformedCall());
+    }
+    const entry = this.#entries.get(call.name);
+    if (!entry) {
+      return failed(notFound(call.name));
+    }
+    const read = readArguments(call.arguments, this.#limits);
+    if (!read.ok) {
+      return failed(invalidInput(call.name, one(read.diagnostic)));
+    }
+    let args = read.value;
+    const projection = options.projection;
+    if (typeof projection?.restore === "function") {
+      try {
+        args = projection.restore(entry.descriptor.inputSchema, args);
+      } catch (error) {
+        return failed(
+          contract(call.name, `the ${projection.name} projection could not restore the arguments: ${error}`),
+        );
+      }
+      if (!isRecord(args)) {
+        return failed(
+          contract(call.name, `the ${projection.name} projection restored arguments that are not an object`),
+        );
+      }
+    }
+    return { entry, callId: call.id, args, options };
+  }
+
+  /** Checks a parked call and its answer up to its dispatch. */
+  admitResume(record: SuspendedCall, answer: unknown, options: CallOptions): Dispatch | TerminalEvent {
+    const problem = recordProblem(record);
+    if (problem) {
+      return failed(refusedResume("the call", "the record is malformed", one(problem)));
+    }
+    const tool = `"${record.tool}"`;
+    const inputProblem = checkJsonValue(record.input, this.#limits);
+    if (inputProblem) {
+      return failed(refusedResume(
+        tool,
+        "the record's input is not bounded JSON",
+        one({ ...inputProblem, path: `/input${inputProblem.path}` }),
+      ));
+    }
+    const entry = this.#entries.get(record.tool);
+    if (!entry) {
+      return failed(notFoundToResume(record.tool));
+    }
+    if (entry.descriptor.version !== record.version) {
+      const why =
+        `the tool changed since the call was parked: the record is for version ${record.version} and the registered tool is version ${entry.descriptor.version}`;
+      return failed(
+        refusedResume(tool, why, one({ path: "/version", keyword: "const", message: `Cannot resume as ${why}` })),
+      );
+    }
+    let resumeSchema: CompiledSchema;
+    try {
+      resumeSchema = compileSchema(record.resumeSchema, {
+        label: "resume schema",
+      });
+    } catch (error) {
+      return failed(refusedResume(
+        tool,
+        "the record's resume schema is invalid",
+        one({ path: "/resumeSchema", keyword: "schema", message: String(error) }),
+      ));
+    }
+    const limit = checkJsonValue(answer, this.#limits);
+    const verdict = limit ? { ok: false as const, ...one(limit) } : resumeSchema.validate(answer);
+    if (!verdict.ok) {
+      return failed(refusedResume(tool, "the answer does not meet the record's resume schema", verdict));
+    }
+    return {
+      entry,
+      callId: record.callId,
+      args: structuredClone(record.input) as Record<string, unknown>,
+      options,
+      resume: { answer: structuredClone(answer), origin: record.origin },
+      idempotencyKey: options.idempotencyKey ?? record.idempotencyKey,
+    };
+  }
+
+  /** Admits a call and runs it to its terminal, handing progress to `onProgress`. Never throws or rejects. */
+  settle(admit: () => Dispatch | TerminalEvent, options: CallOptions): Promise<TerminalEvent> {
+    let admitted: Dispatch | TerminalEvent;
+    try {
+      admitted = admit();
+    } catch (error) {
+      return Promise.resolve(unexpected(error));
+    }
+    if ("type" in admitted) return Promise.resolve(admitted);
+    return this.#drive(admitted, (event) => {
+      try {
+        options.onProgress?.(event);
+      } catch {
+        // A failing progress callback must not fail the call.
+      }
+    });
+  }
+
+  /**
+   * Streams an admitted call: its progress as it comes, then its terminal.
+   * A caller that stops reading cancels the call.
+   */
+  async *events(admitted: Dispatch | TerminalEvent): AsyncGenerator<ToolEvent, void, undefined> {
+    if ("type" in admitted) {
+      yield admitted;
+      return;
+    }
+    const queue: ToolEvent[] = [];
+    let wake: (() => void) | undefined;
+    let control: CallControl | undefined;
+    let finished = false;
+    const push = (event: ToolEvent) => {
+      queue.push(event);
+      wake?.();
+    };
+    this.#drive(admitted, push, (made) => control = made).then((terminal) => {
+      finished = true;
+      push(terminal);
+    });
+    try {
+      while (true) {
+        while (queue.length > 0) {
+          const event = queue.shift()!;
+          yield event;
+          if (event.type !== "progress") return;
+        }
+        await new Promise<void>((resolve) => wake = resolve);
+        wake = undefined;
+      }
+    } finally {
+      if (!finished) control?.cancel();
+    }
+  }
+
+  /**
+   * Runs an admitted call to its one terminal, handing each progress event
+   * to `emit` as it happens. Plain promises, no stream machinery: this is
+   * the path every call takes. A call that ends synchronously (synchronous
+   * parsers and handler) takes no promise turn before its terminal. Never
+   * rejects.
+   */
+  #drive(
+    job: Dispatch,
+    emit: (event: ProgressEvent) => void,
+    onControl?: (control: CallControl) => void,
+  ): Promise<TerminalEvent> {
+    let control: CallControl | undefined;
+    let ran: TerminalEvent | Promise<TerminalEvent>;
+    try {
+      const { entry, options } = job;
+      const timeoutMs = options.timeoutMs ?? entry.descriptor.timeoutMs;
+      const problem = optionsProblem(options, timeoutMs);
+      if (problem) {
+        return Promise.resolve(failed(invalidOptions(entry.descriptor.name, problem)));
+      }
+      // A stream's reader may walk away, so a streamed call can always be stopped.
+      control = new CallControl(options.signal, timeoutMs, onControl !== undefined);
+      onControl?.(control);
+      ran = this.#run(job, control, emit);
+    } catch (error) {
+      ran = unexpected(error);
+    }
+    if (ran instanceof Promise) return released(ran, control);
+    control?.dispose();
+    return Promise.resolve(ran);
+  }
+
+  #stopped(
+    job: Dispatch,
+    control: CallControl,
+    started: boolean,
+  ): TerminalEvent {
+    const { descriptor } = job.entry;
+    const uncertain = started &&
+      descriptor.semantics.idempotency !== "idempotent";
+    return failed(stopped(descriptor.name, control.stopped ?? "cancelled", uncertain));
+  }
+
+  /** Validates the input; a synchronous parser answers without a promise turn. */
+  #run(
+    job: Dispatch,
+    control: CallControl,
+    emit: (event: ProgressEvent) => void,
+  ): TerminalEvent | Promise<TerminalEvent> {
+    if (control.stopped) return this.#stopped(job, control, false);
+    const parsed = parseWith(job.entry.parseInput, job.args);
+    if (!(parsed instanceof Promise)) return this.#admitted(job, control, parsed, emit);
+    return control.race(parsed).then((raced) =>
+      raced === STOPPED ? this.#stopped(job, control, false) : this.#admitted(job, control, raced, emit)
+    );
+  }
+
+  /** Takes a parsed input through the idempotency key and approval to its execution. */
+  #admitted(
+    job: Dispatch,
+    control: CallControl,
+    parsed: ParseOutcome,
+    emit: (event: ProgressEvent) => void,
+  ): TerminalEvent | Promise<TerminalEvent> {
+    const { entry, options, args } = job;
+    const { descriptor } = entry;
+    if ("broken" in parsed) {
+      return failed(contract(descriptor.name, `parseInput() ${parsed.broken}`));
+    }
+    if (!parsed.ok) return failed(invalidInput(descriptor.name, parsed));
+
+    let idempotencyKey = job.idempotencyKey ?? options.idempotencyKey;
+    if (
+      idempotencyKey === undefined && descriptor.idempotencyKey !== undefined
+    ) {
+      const key = keyAt(args, descriptor.idempotencyKey);
+      if (typeof key !== "string") {
+        return failed(invalidInput(descriptor.name, one(key)));
+      }
+      idempotencyKey = key;
+    }
+
+    if (job.resume?.origin === "approval") {
+      if ((job.resume.answer as { approved: boolean }).approved !== true) {
+        return failed(deniedByPerson(descriptor.name));
+      }
+    } else if (job.resume === undefined) {
+      const gate = options.approve ?? this.#approve;
+      if (gate) return this.#approved(job, control, gate, parsed.value, idempotencyKey, emit);
+      if (entry.needsPolicy) {
+        return failed(noApprovalGate(descriptor.name));
+      }
+    }
+    return this.#invoke(job, control, parsed.value, idempotencyKey, emit);
+  }
+
+  /** Asks the approval gate, then executes the call, parks it or refuses it. */
+  async #approved(
+    job: Dispatch,
+    control: CallControl,
+    gate: ApprovalGate,
+    input: unknown,
+    idempotencyKey: string | undefined,
+    emit: (event: ProgressEvent) => void,
+  ): Promise<TerminalEvent> {
+    const { descriptor } = job.entry;
+    let decision: ApprovalDecision | typeof STOPPED;
+    try {
+      decision = await control.race(gate(descriptor, input));
+    } catch (error) {
+      return failed(approvalGateFailed(descriptor.name, error));
+    }
+    if (decision === STOPPED) {
+      return this.#stopped(job, control, false);
+    }
+    if (decision === "suspend") {
+      return {
+        type: "suspended",
+        suspended: suspendedRecord(job, idempotencyKey, {
+          reason: `The call to "${descriptor.name}" needs approval`,
+          resumeSchema: APPROVAL_RESUME_SCHEMA,
+          origin: "approval",
+        }),
+      };
+    }
+    if (decision !== true) {
+      return failed(refusedByPolicy(descriptor.name));
+    }
+    return this.#invoke(job, control, input, idempotencyKey, emit);
+  }
+
+  /** Hands a validated, approved call to its tool. */
+  #invoke(
+    job: Dispatch,
+    control: CallControl,
+    input: unknown,
+    idempotencyKey: string | undefined,
+    emit: (event: ProgressEvent) => void,
+  ): TerminalEvent | Promise<TerminalEvent> {
+    const invocation = new ValidatedInvocation(INVOCATION_TOKEN, {
+      callId: job.callId,
+      tool: job.entry.descriptor.name,
+      input,
+      idempotencyKey,
+    });
+    // The resolved key goes with the job, so a suspension's record keeps it too.
+    // Built field by field, and only when the key changed: a spread here made
+    // objects of varying shape that every later read of the job paid for.
+    const resolved: Dispatch = idempotencyKey === job.idempotencyKey ? job : {
+      entry: job.entry,
+      callId: job.callId,
+      args: job.args,
+      options: job.options,
+      resume: job.resume,
+      idempotencyKey,
+    };
+    return this.#execute(resolved, control, invocation, emit);
+  }
+
+  #execute(
+    job: Dispatch,
+    control: CallControl,
+    invocation: ValidatedInvocation,
+    emit: (event: ProgressEvent) => void,
+  ): TerminalEvent | Promise<TerminalEvent> {
+    const { entry, options } = job;
+    let open = true;
+    const ctx: ToolContext = new CallContext(control, {
+      callId: invocation.callId,
+      idempotencyKey: invocation.idempotencyKey,
+      resume: job.resume?.origin === "handler" ? job.resume.answer : undefined,
+      extensions: options.extensions === undefined ? NO_EXTENSIONS : Object.freeze({ ...options.extensions }),
+      progress(event) {
+        const progress = readProgress(event);
+        if (typeof progress === "string") {
+          throw new TypeError(`Cannot report progress as ${progress}`);
+        }
+        if (open) emit(progress);
+      },
+    });
+    const direct = directRunOf(entry.tool);
+    if (!direct) {
+      return this.#executeStream(job, control, invocation, ctx, emit, () => {
+        open = false;
+      });
+    }
+    let ended: TerminalEvent | Promise<TerminalEvent> | undefined;
+    try {
+      ended = this.#executeDirect(job, control, direct, invocation, ctx);
+    } finally {
+      // Progress is taken until the call ends, and not after.
+      if (!(ended instanceof Promise)) open = false;
+    }
+    if (!(ended instanceof Promise)) return ended;
+    return ended.then((terminal) => {
+      open = false;
+      return terminal;
+    }, (error: unknown) => {
+      open = false;
+      throw error;
+    });
+  }
+
+  /** Reads a tool's execute() stream to its terminal; `close` stops taking the handler's progress. */
+  async #executeStream(
+    job: Dispatch,
+    control: CallControl,
+    invocation: ValidatedInvocation,
+    ctx: ToolContext,
+    emit: (event: ProgressEvent) => void,
+    close: () => void,
+  ): Promise<TerminalEvent> {
+    const { entry } = job;
+    const name = entry.descriptor.name;
+    let iterator: AsyncIterator<ExecutionEvent>;
+    try {
+      iterator = entry.tool.execute(invocation, ctx)[Symbol.asyncIterator]();
+    } catch (error) {
+      return failed(contract(name, `execute() threw: ${String(error)}`));
+    }
+    // The promise constructor also catches an iterator whose next() throws or returns no promise.
+    const step = () =>
+      new Promise<IteratorResult<ExecutionEvent>>((resolve) => resolve(iterator.next())).then(
+        (result) => ({ result }),
+        (error: unknown) => ({ error }),
+      );
+    let terminal: TerminalEvent | undefined;
+    let ended = false;
+    try {
+      while (true) {
+        // After its terminal a stream only has to end; one that never does is closed after a grace.
+        const outcome = await control.race(terminal ? withinEndGrace(step()) : step());
+        if (outcome === STOPPED) return this.#stopped(job, control, true);
+        if (outcome === GRACE_OVER) return terminal!;
+        if ("error" in outcome) {
+          ended = true;
+          return failed(
+            terminal
+              ? contract(
+                name,
+                `the stream threw after its terminal event: ${String(outcome.error)}`,
+              )
+              : contract(name, `the stream threw: ${String(outcome.error)}`),
+          );
+        }
+        if (outcome.result.done) {
+          ended = true;
+          break;
+        }
+        if (terminal) {
+          return failed(
+            contract(
+              name,
+              "the stream yielded an event after its terminal event",
+            ),
+          );
+        }
+        const event: unknown = outcome.result.value;
+        if (isRecord(event) && event.type === "progress") {
+          const progress = readProgress(event);
+          if (typeof progress === "string") {
+            return failed(contract(name, `the stream yielded a malformed progress event: ${progress}`));
+          }
+          emit(progress);
+        } else {
+          // Output validation may be async (an MCP tool's parser): the timeout bounds it too.
+          const settled = this.#terminal(job, event);
+          const checked = settled instanceof Promise ? await control.race(settled) : settled;
+          if (checked === STOPPED) return this.#stopped(job, control, true);
+          terminal = checked;
+        }
+      }
+      if (!terminal) {
+        return failed(
+          contract(name, "the stream ended without a terminal event"),
+        );
+      }
+      return terminal;
+    } finally {
+      close();
+      if (!ended) {
+        // The call is over but the stream is still running (stopped, abandoned by
+        // the caller, or in breach): abort its signal and ask it to close; it may not listen.
+        control.cancel();
+        new Promise((resolve) => resolve(iterator.return?.())).catch(() => {});
+      }
+    }
+  }
+
+  /**
+   * Runs a tool's handler directly: its one event is the stream's only
+   * event. A synchronous handler's event is checked without a promise turn.
+   */
+  #executeDirect(
+    job: Dispatch,
+    control: CallControl,
+    run: DirectRun,
+    invocation: ValidatedInvocation,
+    ctx: ToolContext,
+  ): TerminalEvent | Promise<TerminalEvent> {
+    const threw = (error: unknown) => failed(contract(job.entry.descriptor.name, `the stream threw: ${String(error)}`));
+    let event: ExecutionEvent | Promise<ExecutionEvent>;
+    try {
+      event = run(invocation, ctx);
+    } catch (error) {
+      return threw(error);
+    }
+    return event instanceof Promise
+      ? control.race(event).then((raced) => this.#directEnd(job, control, raced), threw)
+      : this.#directEnd(job, control, control.stopped ? STOPPED : event);
+  }
+
+  /** Checks the handler's event, unless the call stopped first; the timeout bounds output validation too. */
+  #directEnd(
+    job: Dispatch,
+    control: CallControl,
+    event: ExecutionEvent | typeof STOPPED,
+  ): TerminalEvent | Promise<TerminalEvent> {
+    if (event === STOPPED) return this.#stopped(job, control, true);
+    const settled = this.#terminal(job, event);
+    return settled instanceof Promise
+      ? control.race(settled).then((checked) => checked === STOPPED ? this.#stopped(job, control, true) : checked)
+      : settled;
+  }
+
+  /** Checks a terminal event from a tool and turns it into the caller's terminal. */
+  #terminal(job: Dispatch, event: unknown): TerminalEvent | Promise<TerminalEvent> {
+    const { entry } = job;
+    const name = entry.descriptor.name;
+    if (!isRecord(event)) {
+      return failed(
+        contract(name, "the stream yielded a value that is not an event"),
+      );
+    }
+    if (event.type === "failed") {
+      const failure = event.failure;
+      if (
+        !isRecord(failure) || !KNOWN_FAILURE_KINDS.has(failure.kind as string) ||
+        typeof failure.message !== "string"
+      ) {
+        return failed(contract(name, "the stream yielded a malformed failure"));
+      }
+      return failed(
+        toolFailure(
+          failure.kind as FailureKind,
+          failure.message,
+          failure as Partial<ToolFailure>,
+        ),
+      );
+    }
+    if (event.type === "suspended") {
+      const suspension = event.suspension;
+      if (!isRecord(suspension) || typeof suspension.reason !== "string") {
+        return failed(
+          contract(name, "the stream yielded a malformed suspension"),
+        );
+      }
+      try {
+        compileSchema(suspension.resumeSchema as never, {
+          label: "resume schema",
+        });
+      } catch (error) {
+        return failed(
+          contract(
+            name,
+            `the suspension's resume schema is invalid: ${String(error)}`,
+          ),
+        );
+      }
+      if (
+        suspension.payload !== undefined &&
+        checkJsonValue(suspension.payload, this.#limits)
+      ) {
+        return failed(
+          contract(name, "the suspension's payload is not bounded JSON"),
+        );
+      }
+      return {
+        type: "suspended",
+        suspended: suspendedRecord(
+          job,
+          job.idempotencyKey ?? job.options.idempotencyKey,
+          {
+            reason: suspension.reason,
+            resumeSchema: suspension
+              .resumeSchema as SuspendedCall["resumeSchema"],
+            payload: suspension.payload,
+            origin: "handler",
+          },
+        ),
+      };
+    }
+    if (event.type === "output") {
+      return this.#output(name, entry, event.result);
+    }
+    return failed(
+      contract(
+        name,
+        `the stream yielded an unknown event type ${JSON.stringify(String(event.type))}`,
+      ),
+    );
+  }
+
+  #output(
+    name: string,
+    entry: Entry,
+    result: unknown,
+  ): TerminalEvent | Promise<TerminalEvent> {
+    if (!isRecord(result) || !Array.isArray(result.content)) {
+      return failed(
+        contract(name, "the output event has no result with a content list"),
+      );
+    }
+    if (
+      !result.content.every((part) => isRecord(part) && CONTENT_TYPES.has(part.type as string))
+    ) {
+      return failed(
+        contract(name, "the result holds a content part of an unknown type"),
+      );
+    }
+    const output = result.output;
+    if (output === undefined) {
+      if (entry.descriptor.outputSchema !== undefined) {
+        return failed(
+          invalidOutput(
+            name,
+            one({
+              path: "",
+              keyword: "required",
+              message: "The structured output is missing.",
+            }),
+          ),
+        );
+      }
+      return outputEvent(result, undefined);
+    }
+    const problem = checkJsonValue(output, this.#limits);
+    if (problem) return failed(invalidOutput(name, one(problem)));
+    if (!entry.parseOutput) return outputEvent(result, output);
+    const parsed = parseWith(entry.parseOutput, output);
+    return parsed instanceof Promise
+      ? parsed.then((outcome) => parsedOutput(name, result, outcome))
+      : parsedOutput(name, result, parsed);
+  }
+}

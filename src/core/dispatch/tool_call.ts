@@ -1,0 +1,75 @@
+/**
+ * What a host hands the dispatcher with a model's call: the call as the
+ * model made it, the options of that one call, the approval gate that may
+ * stop it, and the projection its arguments are read back through.
+ *
+ * @module
+ */
+
+import type { ProgressEvent } from "../contract/events.ts";
+import type { JsonSchema } from "../schema/schema.ts";
+import type { ToolDescriptor } from "../contract/spec.ts";
+
+/** A model's tool call, as untrusted as it arrives. */
+export interface ToolCall {
+  /** The provider's call id. */
+  readonly id: string;
+  /** The tool's name as the model gave it. */
+  readonly name: string;
+  /**
+   * The arguments: a JSON string (as most providers send them) or a value.
+   * An empty string, `null` or `undefined` reads as `{}`.
+   */
+  readonly arguments?: unknown;
+}
+
+/** A policy's answer: run, refuse, or park the call for a human. */
+export type ApprovalDecision = boolean | "suspend";
+
+/** Decides whether a validated call may run. */
+export type ApprovalGate = (
+  descriptor: ToolDescriptor,
+  input: unknown,
+) => ApprovalDecision | Promise<ApprovalDecision>;
+
+/** Options for one call. */
+export interface CallOptions {
+  /** Cancels the call; it ends as `cancelled`. */
+  readonly signal?: AbortSignal;
+  /** Ends the call as `timeout` after this many ms; defaults to the spec's `timeoutMs`. */
+  readonly timeoutMs?: number;
+  /** The idempotency key; defaults to the value at the spec's `idempotencyKey` path. */
+  readonly idempotencyKey?: string;
+  /** Per-call values handed to the handler as `ctx.extensions`. */
+  readonly extensions?: Readonly<Record<string, unknown>>;
+  /** An approval gate for this call, instead of the set's. */
+  readonly approve?: ApprovalGate;
+  /** Receives each progress event of {@linkcode ToolSet.call}. */
+  readonly onProgress?: (event: ProgressEvent) => void;
+  /**
+   * The projection the model was shown, when it changed what the model
+   * sends back: its `restore` turns the arguments into arguments for the
+   * tool's own schema before validation. `openAIStrict` from
+   * `@salvor/tools/providers` reads the `null` a strict model writes for
+   * a left-out property as absent.
+   */
+  readonly projection?: ArgumentsProjection;
+}
+
+/**
+ * How arguments a model wrote against a projected schema are read back for
+ * the tool's own schema. Projections that change what a model sends export
+ * one (see `openAIStrict` in `@salvor/tools/providers`).
+ */
+export interface ArgumentsProjection {
+  /** The projection's name, for messages. */
+  readonly name: string;
+  /**
+   * Returns the arguments for the tool's own schema; must not change `args`.
+   *
+   * @param inputSchema The tool's own input schema.
+   * @param args The arguments as the model sent them, already bounded JSON.
+   * @returns The arguments to validate.
+   */
+  restore(inputSchema: JsonSchema, args: Record<string, unknown>): Record<string, unknown>;
+}

@@ -1,0 +1,435 @@
+/**
+ * The registry: a strict set of tools and the one dispatch path every call
+ * takes, from untrusted arguments to exactly one terminal event.
+ *
+ * @module
+ */
+
+import type { DynTool } from "../contract/dyn.ts";
+import { schedulerClass } from "../contract/effect.ts";
+import { RegistryError } from "../common/errors.ts";
+import type { TerminalEvent, ToolEvent } from "../contract/events.ts";
+import type { JsonLimits } from "../common/limits.ts";
+import { type CompiledSchema, compileSchema } from "../schema/schema.ts";
+import { describeTool, type ToolDescriptor } from "../contract/spec.ts";
+import type { SuspendedCall } from "../contract/suspend.ts";
+import type { ApprovalGate, CallOptions, ToolCall } from "./tool_call.ts";
+import { isChecked, markChecked } from "../define/_checked.ts";
+import { Dispatcher, type Entry } from "./_dispatch.ts";
+import { isRecord } from "../common/_is_record.ts";
+import { parserFor } from "../define/_parser.ts";
+import { type Plan, planCalls } from "./schedule.ts";
+
+/** Options for a {@linkcode ToolSet}. */
+export interface ToolSetOptions {
+  /**
+   * Decides whether each validated call may run. Without one, calls to
+   * tools whose scheduler class is `policy_required` (unknown effects)
+   * fail closed as `policy_required`.
+   */
+  readonly approve?: ApprovalGate;
+  /** Size and depth bounds on arguments and outputs. */
+  readonly limits?: JsonLimits;
+}
+
+/**
+ * A strict registry of tools and the dispatcher for model calls.
+ * Registration is atomic and never overwrites; dispatch validates before
+ * anything runs and always ends a call with exactly one terminal event.
+ *
+ * @example Register, list, call
+ * ```ts
+ * import { defineTool, ToolSet } from "@salvor/tools";
+ * import * as v from "valibot";
+ * import assert from "node:assert/strict";
+ *
+ * const readFile = defineTool({
+ *   name: "read_file",
+ *   description: "Read a UTF-8 text file.",
+ *   input: v.object({ path: v.pipe(v.string(), v.minLength(1)) }),
+ *   effects: ["fs.read"],
+ *   run: (input) => ({ text: `contents of ${input.path}` }),
+ * });
+ * const tools = new ToolSet().register(readFile);
+ * assert.deepEqual(tools.descriptors().map((d) => d.name), ["read_file"]);
+ *
+ * const bad = await tools.call({ id: "call_1", name: "read_file", arguments: "{}" });
+ * assert.equal(bad.type, "failed");
+ * if (bad.type === "failed") {
+ *   assert.equal(bad.failure.kind, "invalid_input");
+ *   assert.equal(bad.failure.diagnostics?.[0].path, "/path");
+ * }
+ * ```
+ */
+export class ToolSet implements Iterable<DynTool> {
+  readonly #entries = new Map<string, Entry>();
+  readonly #dispatcher: Dispatcher;
+  #descriptors: readonly ToolDescriptor[] | undefined;
+  #sorted: readonly Entry[] | undefined;
+
+  /**
+   * Makes an empty set.
+   *
+   * @param options A default approval gate and the limits on values.
+   */
+  constructor(options: ToolSetOptions = {}) {
+    this.#dispatcher = new Dispatcher(this.#entries, options);
+  }
+
+  /** How many tools are registered. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  #check(tool: DynTool): Entry {
+    if (!isRecord(tool) || typeof (tool as DynTool).execute !== "function") {
+      throw new RegistryError(
+        "Cannot register the tool as it is not a DynTool: it needs a descriptor and execute()",
+      );
+    }
+    let descriptor = tool.descriptor;
+    let input: CompiledSchema | undefined;
+    let output: CompiledSchema | undefined;
+    if (!isChecked(tool)) {
+      descriptor = describeTool(descriptor);
+      input = compileSchema(descriptor.inputSchema, {
+        label: `input schema of "${descriptor.name}"`,
+      });
+      if (descriptor.outputSchema !== undefined) {
+        output = compileSchema(descriptor.outputSchema, {
+          label: `output schema of "${descriptor.name}"`,
+        });
+      }
+    }
+    const parseInput = tool.parseInput?.bind(tool) ??
+      parserFor(input ?? compileSchema(descriptor.inputSchema));
+    const parseOutput = tool.parseOutput?.bind(tool) ??
+      (descriptor.outputSchema === undefined ? undefined : parserFor(output ?? compileSchema(descriptor.outputSchema)));
+    return {
+      tool,
+      descriptor,
+      parseInput,
+      parseOutput,
+      needsPolicy: schedulerClass(descriptor) === "policy_required",
+    };
+  }
+
+  /**
+   * Registers tools, all or none: every spec is checked and every schema
+   * compiled before any tool is added.
+   *
+   * @param tools The tools to add.
+   * @returns This set, for chaining.
+   * @throws {RegistryError} On a duplicate name or a conflicting version
+   * (within the batch or against the set); nothing is added.
+   * @throws {InvalidSpecError} On a bad spec or schema; nothing is added.
+   *
+   * @example A batch with one bad tool registers none
+   * ```ts
+   * import { defineJsonTool, RegistryError, ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * const make = (name: string) =>
+   *   defineJsonTool({ name, description: "A tool.", inputSchema: { type: "object" }, effects: [], run: () => ({}) });
+   * const tools = new ToolSet();
+   * assert.throws(() => tools.register(make("a"), make("b"), make("a")), RegistryError);
+   * assert.equal(tools.size, 0);
+   * ```
+   */
+  register(...tools: DynTool[]): this {
+    const batch = new Map<string, Entry>();
+    for (const tool of tools) {
+      const entry = this.#check(tool);
+      const name = entry.descriptor.name;
+      const existing = this.#entries.get(name) ?? batch.get(name);
+      if (existing) {
+        const what = existing.descriptor.version === entry.descriptor.version
+          ? "a tool of that name is already registered"
+          : `version ${existing.descriptor.version} of it is registered and this is version ${entry.descriptor.version}`;
+        throw new RegistryError(`Cannot register "${name}" as ${what}`);
+      }
+      batch.set(name, entry);
+    }
+    for (const [name, entry] of batch) {
+      this.#entries.set(name, entry);
+      markChecked(entry.tool);
+    }
+    if (batch.size > 0) this.#changed();
+    return this;
+  }
+
+  /**
+   * Removes a tool by name.
+   *
+   * @param name The tool's name.
+   * @returns This set, for chaining.
+   * @throws {RegistryError} When no tool has that name.
+   *
+   * @example
+   * ```ts
+   * import { defineJsonTool, ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * const ping = defineJsonTool({ name: "ping", description: "Pong.", inputSchema: { type: "object" }, effects: [], run: () => ({}) });
+   * const tools = new ToolSet().register(ping).unregister("ping");
+   * assert.equal(tools.has("ping"), false);
+   * ```
+   */
+  unregister(name: string): this {
+    if (!this.#entries.delete(name)) {
+      throw new RegistryError(
+        `Cannot unregister "${name}" as no tool of that name is registered`,
+      );
+    }
+    this.#changed();
+    return this;
+  }
+
+  #changed(): void {
+    this.#descriptors = undefined;
+    this.#sorted = undefined;
+  }
+
+  #inOrder(): readonly Entry[] {
+    this.#sorted ??= [...this.#entries.values()].sort((a, b) =>
+      a.descriptor.name < b.descriptor.name ? -1 : a.descriptor.name > b.descriptor.name ? 1 : 0
+    );
+    return this.#sorted;
+  }
+
+  /**
+   * Tells whether a tool of that name is registered.
+   *
+   * @param name The tool's name.
+   * @returns Whether it is registered.
+   *
+   * @example
+   * ```ts
+   * import { ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * assert.equal(new ToolSet().has("read_file"), false);
+   * ```
+   */
+  has(name: string): boolean {
+    return this.#entries.has(name);
+  }
+
+  /**
+   * Looks a tool up by name.
+   *
+   * @param name The tool's name.
+   * @returns The tool, or `undefined`.
+   *
+   * @example
+   * ```ts
+   * import { defineJsonTool, ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * const ping = defineJsonTool({ name: "ping", description: "Pong.", inputSchema: { type: "object" }, effects: [], run: () => ({}) });
+   * assert.equal(new ToolSet().register(ping).get("ping"), ping);
+   * ```
+   */
+  get(name: string): DynTool | undefined {
+    return this.#entries.get(name)?.tool;
+  }
+
+  /**
+   * Lists what a model is shown, in canonical name order. The list is
+   * cached until the set changes, so repeated calls cost nothing.
+   *
+   * @returns The frozen descriptors.
+   *
+   * @example
+   * ```ts
+   * import { defineJsonTool, ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * const make = (name: string) =>
+   *   defineJsonTool({ name, description: "A tool.", inputSchema: { type: "object" }, effects: [], run: () => ({}) });
+   * const tools = new ToolSet().register(make("zeta"), make("alpha"));
+   * assert.deepEqual(tools.descriptors().map((d) => d.name), ["alpha", "zeta"]);
+   * ```
+   */
+  descriptors(): readonly ToolDescriptor[] {
+    this.#descriptors ??= Object.freeze(
+      this.#inOrder().map((entry) => entry.descriptor),
+    );
+    return this.#descriptors;
+  }
+
+  /**
+   * Iterates the tools in canonical name order.
+   *
+   * @returns An iterator over the tools.
+   *
+   * @example
+   * ```ts
+   * import { ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * assert.deepEqual([...new ToolSet()], []);
+   * ```
+   */
+  [Symbol.iterator](): Iterator<DynTool> {
+    return this.#inOrder().map((entry) => entry.tool)[Symbol.iterator]();
+  }
+
+  /**
+   * Splits a batch of model calls into ordered waves by scheduler class.
+   * See {@linkcode planCalls}.
+   *
+   * @param calls The model's calls, in the order it made them.
+   * @returns The waves and the calls refused a place.
+   * @throws {TypeError} When `calls` is not an array.
+   *
+   * @example
+   * ```ts
+   * import { defineJsonTool, ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * const read = defineJsonTool({ name: "read", description: "Read.", inputSchema: { type: "object" }, effects: ["fs.read"], run: () => ({}) });
+   * const plan = new ToolSet().register(read).plan([
+   *   { id: "1", name: "read" },
+   *   { id: "2", name: "read" },
+   * ]);
+   * assert.equal(plan.waves.length, 1);
+   * ```
+   */
+  plan<C extends ToolCall>(calls: readonly C[]): Plan<C> {
+    return planCalls(calls, (name) => this.#entries.get(name)?.descriptor);
+  }
+
+  /**
+   * Dispatches one model call and streams its events: progress, then
+   * exactly one terminal. Nothing is thrown; every problem is a `failed`
+   * terminal. Order: not found → limits → input validation → idempotency
+   * key → approval → execute (with timeout and cancellation) → output
+   * validation. The timeout bounds every step from validation on. A tool
+   * stream that ends without a terminal, throws, yields a malformed event
+   * or yields after its terminal ends in one `contract` failure. Stopping
+   * reading before the terminal aborts the tool's signal.
+   *
+   * @param call The model's call.
+   * @param options Signal, timeout, idempotency key, extensions, approval.
+   * @returns The call's events.
+   *
+   * @example Collect a call's events
+   * ```ts
+   * import { defineJsonTool, ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * const count = defineJsonTool({
+   *   name: "count",
+   *   description: "Counts to three.",
+   *   inputSchema: { type: "object" },
+   *   effects: [],
+   *   run: (_input, ctx) => {
+   *     for (let i = 1; i <= 3; i++) ctx.progress({ progress: i, total: 3 });
+   *     return { done: true };
+   *   },
+   * });
+   * const types = [];
+   * for await (const event of new ToolSet().register(count).stream({ id: "1", name: "count" })) {
+   *   types.push(event.type);
+   * }
+   * assert.deepEqual(types, ["progress", "progress", "progress", "output"]);
+   * ```
+   */
+  async *stream(
+    call: ToolCall,
+    options: CallOptions = {},
+  ): AsyncGenerator<ToolEvent, void, undefined> {
+    yield* this.#dispatcher.events(this.#dispatcher.admit(call, options));
+  }
+
+  /**
+   * Dispatches one model call and resolves to its terminal event. Never
+   * throws and never rejects.
+   *
+   * @param call The model's call.
+   * @param options As for {@linkcode ToolSet.stream}, plus `onProgress`.
+   * @returns The terminal event.
+   *
+   * @example An unknown tool is a value, not an exception
+   * ```ts
+   * import { ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * const end = await new ToolSet().call({ id: "1", name: "nope", arguments: "{}" });
+   * assert.equal(end.type === "failed" && end.failure.kind, "not_found");
+   * ```
+   */
+  call(call: ToolCall, options: CallOptions = {}): Promise<TerminalEvent> {
+    return this.#dispatcher.settle(() => this.#dispatcher.admit(call, options), options);
+  }
+
+  /**
+   * Resumes a parked call with a human's answer, streaming its events.
+   * The record may come from another process: it is checked, the tool
+   * must be registered at the same version, the answer must meet the
+   * record's resume schema, and the input is validated again. Then the
+   * handler runs with `ctx.resume` set to the answer (or, for a call an
+   * approval gate parked, runs as approved or fails as denied).
+   *
+   * @param record The `SuspendedCall`, e.g. read back from JSON.
+   * @param answer The human's answer.
+   * @param options As for {@linkcode ToolSet.stream}; the approval gate is not asked again.
+   * @returns The call's events.
+   *
+   * @example See {@linkcode ToolSet.resume}.
+   * ```ts
+   * import { ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * const events = [];
+   * for await (const event of new ToolSet().resumeStream({ v: 1 } as never, {})) events.push(event);
+   * assert.equal(events.length, 1);
+   * ```
+   */
+  async *resumeStream(
+    record: SuspendedCall,
+    answer: unknown,
+    options: CallOptions = {},
+  ): AsyncGenerator<ToolEvent, void, undefined> {
+    yield* this.#dispatcher.events(this.#dispatcher.admitResume(record, answer, options));
+  }
+
+  /**
+   * Resumes a parked call and resolves to its terminal event. Never throws.
+   *
+   * @param record The `SuspendedCall`, e.g. read back from JSON.
+   * @param answer The human's answer.
+   * @param options As for {@linkcode ToolSet.call}.
+   * @returns The terminal event.
+   *
+   * @example A parked call survives JSON and a fresh set
+   * ```ts
+   * import { defineJsonTool, ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * const rm = defineJsonTool({
+   *   name: "rm",
+   *   description: "Delete a file.",
+   *   inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+   *   effects: ["fs.delete"],
+   *   run: (input: { path: string }) => ({ deleted: input.path }),
+   * });
+   * const ask = () => "suspend" as const;
+   * const parked = await new ToolSet({ approve: ask }).register(rm).call({ id: "1", name: "rm", arguments: '{"path":"a"}' });
+   * assert.equal(parked.type, "suspended");
+   * if (parked.type === "suspended") {
+   *   const record = JSON.parse(JSON.stringify(parked.suspended));
+   *   const done = await new ToolSet().register(rm).resume(record, { approved: true });
+   *   assert.equal(done.type, "output");
+   * }
+   * ```
+   */
+  resume(
+    record: SuspendedCall,
+    answer: unknown,
+    options: CallOptions = {},
+  ): Promise<TerminalEvent> {
+    return this.#dispatcher.settle(() => this.#dispatcher.admitResume(record, answer, options), options);
+  }
+}

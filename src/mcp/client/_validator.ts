@@ -1,0 +1,32 @@
+// The JSON Schema validator handed to the MCP SDK's client, so it never
+// builds its default Ajv validator. It goes through the core's compiler:
+// cfworker, with the draft a schema declares, and no external references.
+
+import type {
+  JsonSchemaType,
+  JsonSchemaValidator,
+  jsonSchemaValidator,
+} from "@modelcontextprotocol/sdk/validation/types";
+import { compileSchema, type JsonSchema } from "../../core/schema/schema.ts";
+
+function refuse(message: string): () => { valid: false; data: undefined; errorMessage: string } {
+  return () => ({ valid: false, data: undefined, errorMessage: message });
+}
+
+/** A validator provider for the SDK's client, backed by `compileSchema`. */
+export const cfworkerValidator: jsonSchemaValidator = {
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    let compiled;
+    try {
+      compiled = compileSchema(schema as JsonSchema);
+    } catch (error) {
+      return refuse(error instanceof Error ? error.message : String(error));
+    }
+    return (input) => {
+      const outcome = compiled.validate(input);
+      if (outcome.ok) return { valid: true, data: input as T, errorMessage: undefined };
+      const first = outcome.diagnostics[0];
+      return { valid: false, data: undefined, errorMessage: `${first.path || "(value)"}: ${first.message}` };
+    };
+  },
+};

@@ -1,0 +1,735 @@
+/**
+ * A live connection to one MCP server: its tools as `DynTool`s, kept in
+ * step with the server's tool list and with every tool set they were
+ * registered into.
+ *
+ * @module
+ */
+
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import {
+  CallToolResultSchema,
+  ErrorCode,
+  ListToolsResultSchema,
+  McpError,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { DynTool, ToolContext, ValidatedInvocation } from "../../core/contract/dyn.ts";
+import type { ExecutionEvent } from "../../core/contract/events.ts";
+import { type ToolFailure, toolFailure } from "../../core/contract/failure.ts";
+import { compileSchema } from "../../core/schema/schema.ts";
+import { describeTool, type ToolDescriptor } from "../../core/contract/spec.ts";
+import { markChecked } from "../../core/define/_checked.ts";
+import { parserFor } from "../../core/define/_parser.ts";
+import { contentPart, errorText } from "./_content.ts";
+import { type McpToolAnnotations, type McpToolEffects, mcpToolEffects } from "./effects.ts";
+import { mcpToolName } from "./names.ts";
+import { cfworkerValidator } from "./_validator.ts";
+
+/** The host's settings for one tool of a server, keyed by the server's own tool name. */
+export interface McpToolOverride extends McpToolEffects {
+  /** The default call timeout for this tool, in ms. */
+  readonly timeoutMs?: number;
+}
+
+/** What changed in a server's tool list, by registered name. */
+export interface McpToolsChange {
+  /** Tools the server added. */
+  readonly added: readonly string[];
+  /** Tools the server removed. */
+  readonly removed: readonly string[];
+  /** Tools whose description, schemas or annotations changed. */
+  readonly changed: readonly string[];
+  /** Why the change could not be applied to a tool set or read at all, if it could not. */
+  readonly error?: Error;
+}
+
+/** Options every MCP connection takes, whatever its transport. */
+export interface McpConnectionOptions {
+  /** The server's name: the prefix of its tools' names (`<name>__<tool>`) and the name in errors. */
+  readonly name: string;
+  /** Whether the server's tool annotations may decide its tools' effects. Default false. */
+  readonly trusted?: boolean;
+  /** Per-tool effects and timeouts, keyed by the server's own tool name; they win over annotations. */
+  readonly tools?: Readonly<Record<string, McpToolOverride>>;
+  /** The default timeout of each call in ms, unless a tool override sets one. Default 60 000. */
+  readonly callTimeoutMs?: number;
+  /** How long connecting (start, initialize, first tool list) may take, in ms. Default 10 000. */
+  readonly connectTimeoutMs?: number;
+  /** The most `tools/list` pages read before giving up. Default 100. */
+  readonly maxPages?: number;
+  /** How this client names itself to the server. */
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+  /** Receives each change of the server's tool list, after it is applied. */
+  readonly onToolsChanged?: (change: McpToolsChange) => void;
+  /** Receives protocol problems that do not end the connection (a garbled line, a failed notification). */
+  readonly onError?: (error: Error) => void;
+}
+
+/** A `DynTool` backed by a tool of an MCP server. */
+export interface McpTool extends DynTool {
+  /** The server's name, as the host gave it. */
+  readonly server: string;
+  /** The tool's own name on the server; calls use it. */
+  readonly toolName: string;
+  /** The server's hints for the tool, as it sent them. */
+  readonly annotations: McpToolAnnotations | undefined;
+}
+
+/** The registry operations a connection needs; `ToolSet` has them. */
+export interface McpToolRegistry {
+  /** Adds tools, all or none; throws on a name that is taken. */
+  register(...tools: DynTool[]): unknown;
+  /** Removes a tool by name. */
+  unregister(name: string): unknown;
+  /** Tells whether a name is taken. */
+  has(name: string): boolean;
+}
+
+/** Why connecting to an MCP server failed; the message names the server. */
+export class McpConnectionError extends Error {
+  /** The server's name. */
+  readonly server: string;
+  /** The tail of what the server wrote to stderr, for diagnostics ("" when none or not a process). */
+  readonly stderr: string;
+
+  /**
+   * Makes the error.
+   *
+   * @param server The server's name.
+   * @param message What failed, naming the server.
+   * @param options The server's stderr tail and the underlying cause.
+   */
+  constructor(server: string, message: string, options: { stderr?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "McpConnectionError";
+    this.server = server;
+    this.stderr = options.stderr ?? "";
+  }
+}
+
+/** What a transport can tell about the server behind it beyond the protocol. */
+export interface ServerProcessInfo {
+  /** Why it could not start, as a phrase ("its command \"x\" was not found"), when it could not. */
+  startProblem(): string | undefined;
+  /** How it ended, as a phrase ("it exited with code 1"), once it has. */
+  exitProblem(): string | undefined;
+  /** The tail of its stderr. */
+  stderr(): string;
+  /** Its process id, also its process group's id, once it started. */
+  pid(): number | undefined;
+}
+
+const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_PAGES = 100;
+// The SDK's own request timer must never fire before the ToolSet's, which
+// tells a timeout from a cancellation: the largest delay a timer accepts.
+const NO_SDK_TIMEOUT = 2 ** 31 - 1;
+const SESSION_END_MS = 1_000;
+
+interface Built {
+  readonly tool: McpServerTool;
+  readonly fingerprint: string;
+}
+
+function positive(value: number | undefined, fallback: number, what: string, server: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > NO_SDK_TIMEOUT) {
+    throw new RangeError(
+      `Cannot connect to MCP server "${server}" as ${what} must be a whole number from 1 to ${NO_SDK_TIMEOUT}: current value is ${
+        JSON.stringify(value)
+      }`,
+    );
+  }
+  return value;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+class McpServerTool implements McpTool {
+  readonly descriptor: ToolDescriptor;
+  readonly server: string;
+  readonly toolName: string;
+  readonly annotations: McpToolAnnotations | undefined;
+  readonly parseInput: DynTool["parseInput"];
+  readonly parseOutput: DynTool["parseOutput"];
+  readonly #call: CallTool;
+
+  constructor(connection: McpServerConnection, call: CallTool, descriptor: ToolDescriptor, tool: Tool) {
+    this.#call = call;
+    this.descriptor = descriptor;
+    this.server = connection.name;
+    this.toolName = tool.name;
+    this.annotations = tool.annotations;
+    this.parseInput = parserFor(
+      compileSchema(descriptor.inputSchema, { label: `input schema of "${descriptor.name}"` }),
+    );
+    this.parseOutput = descriptor.outputSchema === undefined
+      ? undefined
+      : parserFor(compileSchema(descriptor.outputSchema, { label: `output schema of "${descriptor.name}"` }));
+    markChecked(this);
+  }
+
+  async *execute(invocation: ValidatedInvocation, ctx: ToolContext): AsyncGenerator<ExecutionEvent> {
+    yield await this.#call(this, invocation.input, ctx);
+  }
+}
+
+type CallTool = (tool: McpServerTool, input: unknown, ctx: ToolContext) => Promise<ExecutionEvent>;
+
+const CONNECTION_TOKEN = Symbol("McpServerConnection");
+let openConnection: (connection: McpServerConnection, timeoutMs: number) => Promise<void>;
+
+/**
+ * A connection to one MCP server. Made by `connectMcpServer`; it lists
+ * every tool the server has (all pages), surfaces each as a {@linkcode McpTool},
+ * registers them into tool sets beside native tools, follows the server's
+ * `notifications/tools/list_changed`, and closes with `close()` or
+ * `await using`.
+ *
+ * @example Register a server's tools beside native ones
+ * ```ts
+ * import { ToolSet } from "@salvor/tools";
+ * import { connectMcpServer } from "@salvor/tools/mcp";
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+ * import assert from "node:assert/strict";
+ *
+ * const server = new McpServer({ name: "demo", version: "1.0.0" });
+ * server.registerTool("shout", { description: "Upper-cases a text.", inputSchema: {} }, () => ({
+ *   content: [{ type: "text", text: "HELLO" }],
+ * }));
+ * const [mine, theirs] = InMemoryTransport.createLinkedPair();
+ * await server.connect(theirs);
+ *
+ * await using demo = await connectMcpServer({ name: "demo", transport: mine });
+ * const tools = demo.register(new ToolSet());
+ * assert.equal(tools.has("demo__shout"), true);
+ * const done = await tools.call({ id: "1", name: "demo__shout", arguments: "{}" });
+ * assert.equal(done.type === "output" && done.result.content[0].type, "text");
+ * ```
+ */
+export class McpServerConnection implements AsyncDisposable {
+  /** The server's name, the prefix of its tools' names. */
+  readonly name: string;
+  readonly #client: Client;
+  readonly #transport: Transport;
+  readonly #options: McpConnectionOptions;
+  readonly #process: ServerProcessInfo | undefined;
+  readonly #callTimeoutMs: number;
+  readonly #maxPages: number;
+  readonly #registries = new Set<McpToolRegistry>();
+  #tools = new Map<string, Built>();
+  #lost: string | undefined;
+  #closing: Promise<void> | undefined;
+  #refreshing: Promise<McpToolsChange> | undefined;
+  #refreshAgain = false;
+
+  /**
+   * Internal: use `connectMcpServer`.
+   *
+   * @param token The module's private token.
+   * @param client The SDK client, not yet connected.
+   * @param transport The transport to the server.
+   * @param options The connection's options.
+   * @param process What the transport knows about the server's process, if it is one.
+   * @throws {TypeError} When called from outside this module.
+   */
+  constructor(
+    token: symbol,
+    client: Client,
+    transport: Transport,
+    options: McpConnectionOptions,
+    process: ServerProcessInfo | undefined,
+  ) {
+    if (token !== CONNECTION_TOKEN) {
+      throw new TypeError("Cannot make an McpServerConnection directly as only connectMcpServer may make one");
+    }
+    this.name = options.name;
+    this.#client = client;
+    this.#transport = transport;
+    this.#options = options;
+    this.#process = process;
+    this.#callTimeoutMs = positive(options.callTimeoutMs, DEFAULT_CALL_TIMEOUT_MS, "callTimeoutMs", options.name);
+    this.#maxPages = positive(options.maxPages, DEFAULT_MAX_PAGES, "maxPages", options.name);
+  }
+
+  /** The server's tools, in the server's order. */
+  get tools(): readonly McpTool[] {
+    return [...this.#tools.values()].map((built) => built.tool);
+  }
+
+  /** The server's name and version, as it introduced itself. */
+  get serverInfo(): { readonly name: string; readonly version: string } | undefined {
+    return this.#client.getServerVersion();
+  }
+
+  /** Whether the connection is closed or the server is gone; calls then fail at once as `unavailable`. */
+  get closed(): boolean {
+    return this.#lost !== undefined;
+  }
+
+  /**
+   * The id of the server's process, which is also the id of the process
+   * group it runs in (kept after it exits, to check nothing of it is left);
+   * `undefined` for servers that are not processes.
+   */
+  get pid(): number | undefined {
+    return this.#process?.pid();
+  }
+
+  /** The tail of what the server wrote to stderr (bounded); "" for servers that are not processes. */
+  get stderr(): string {
+    return this.#process?.stderr() ?? "";
+  }
+
+  /**
+   * Registers every tool of the server into a tool set, all or none, and
+   * keeps that set in step when the server's tool list changes.
+   *
+   * @param registry The tool set (a `ToolSet`, or anything with its register, unregister and has).
+   * @returns The same tool set, for chaining.
+   * @throws {RegistryError} When a name is already taken in the set; nothing is added.
+   *
+   * @example See {@linkcode McpServerConnection}.
+   * ```ts
+   * import { ToolSet } from "@salvor/tools";
+   * import { connectMcpServer } from "@salvor/tools/mcp";
+   * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+   * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+   * import assert from "node:assert/strict";
+   *
+   * const server = new McpServer({ name: "demo", version: "1.0.0" });
+   * server.registerTool("ping", { description: "Answers pong." }, () => ({ content: [{ type: "text", text: "pong" }] }));
+   * const [mine, theirs] = InMemoryTransport.createLinkedPair();
+   * await server.connect(theirs);
+   * await using demo = await connectMcpServer({ name: "demo", transport: mine });
+   * assert.deepEqual(demo.register(new ToolSet()).descriptors().map((d) => d.name), ["demo__ping"]);
+   * ```
+   */
+  register<R extends McpToolRegistry>(registry: R): R {
+    registry.register(...this.tools);
+    this.#registries.add(registry);
+    return registry;
+  }
+
+  /**
+   * Reads the server's tool list again, applies the change to every tool
+   * set the tools were registered into, and reports it. Runs on its own
+   * when the server sends `notifications/tools/list_changed`.
+   *
+   * @returns What changed, with an `error` when it could not be applied in full.
+   *
+   * @example A server with an unchanged list reports nothing
+   * ```ts
+   * import { connectMcpServer } from "@salvor/tools/mcp";
+   * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+   * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+   * import assert from "node:assert/strict";
+   *
+   * const server = new McpServer({ name: "demo", version: "1.0.0" });
+   * server.registerTool("ping", { description: "Answers pong." }, () => ({ content: [] }));
+   * const [mine, theirs] = InMemoryTransport.createLinkedPair();
+   * await server.connect(theirs);
+   * await using demo = await connectMcpServer({ name: "demo", transport: mine });
+   * assert.deepEqual(await demo.refresh(), { added: [], removed: [], changed: [] });
+   * ```
+   */
+  refresh(): Promise<McpToolsChange> {
+    if (this.#refreshing) {
+      this.#refreshAgain = true;
+      return this.#refreshing;
+    }
+    this.#refreshing = this.#refreshLoop().finally(() => this.#refreshing = undefined);
+    return this.#refreshing;
+  }
+
+  async #refreshLoop(): Promise<McpToolsChange> {
+    let change: McpToolsChange;
+    do {
+      this.#refreshAgain = false;
+      change = await this.#refreshOnce();
+      try {
+        this.#options.onToolsChanged?.(change);
+      } catch (error) {
+        this.#options.onError?.(error instanceof Error ? error : new Error(String(error)));
+      }
+    } while (this.#refreshAgain && !this.closed);
+    return change;
+  }
+
+  async #refreshOnce(): Promise<McpToolsChange> {
+    let next: Map<string, Built>;
+    try {
+      next = this.#build(await this.#listAll({ timeout: this.#callTimeoutMs }));
+    } catch (error) {
+      return { added: [], removed: [], changed: [], error: error instanceof Error ? error : new Error(String(error)) };
+    }
+    const previous = this.#tools;
+    const added: string[] = [];
+    const removed: string[] = [];
+    const changed: string[] = [];
+    for (const [name, built] of next) {
+      const old = previous.get(name);
+      if (!old) added.push(name);
+      else if (old.fingerprint !== built.fingerprint) changed.push(name);
+    }
+    for (const name of previous.keys()) if (!next.has(name)) removed.push(name);
+    let failure: Error | undefined;
+    for (const registry of this.#registries) {
+      try {
+        for (const name of [...removed, ...changed]) if (registry.has(name)) registry.unregister(name);
+        registry.register(...[...added, ...changed].map((name) => next.get(name)!.tool));
+      } catch (error) {
+        failure ??= error instanceof Error ? error : new Error(String(error));
+      }
+    }
+    this.#tools = next;
+    return { added, removed, changed, ...(failure ? { error: failure } : {}) };
+  }
+
+  /** Lists every page of tools, guarding against a repeated cursor and endless paging. */
+  async #listAll(options: { timeout: number; signal?: AbortSignal }): Promise<Tool[]> {
+    const tools: Tool[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 1;; page++) {
+      if (page > this.#maxPages) {
+        throw new McpConnectionError(
+          this.name,
+          `Cannot list the tools of MCP server "${this.name}" as it sent more than ${this.#maxPages} pages`,
+        );
+      }
+      const result = await this.#client.request(
+        { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+        ListToolsResultSchema,
+        options,
+      );
+      tools.push(...result.tools);
+      cursor = result.nextCursor;
+      if (cursor === undefined) return tools;
+      if (seen.has(cursor)) {
+        throw new McpConnectionError(
+          this.name,
+          `Cannot list the tools of MCP server "${this.name}" as it repeated a page cursor: current value is ${
+            JSON.stringify(cursor).slice(0, 100)
+          }`,
+        );
+      }
+      seen.add(cursor);
+    }
+  }
+
+  /** Turns listed tools into DynTools by registered name; refuses two tools that get the same name. */
+  #build(tools: readonly Tool[]): Map<string, Built> {
+    const built = new Map<string, Built>();
+    const owners = new Map<string, string>();
+    for (const tool of tools) {
+      const name = mcpToolName(this.name, tool.name);
+      const owner = owners.get(name);
+      if (owner !== undefined) {
+        throw new McpConnectionError(
+          this.name,
+          `Cannot register the tools of MCP server "${this.name}" as "${owner}" and "${tool.name}" both become "${name}"`,
+        );
+      }
+      owners.set(name, tool.name);
+      const override = this.#options.tools?.[tool.name];
+      const { effects, semantics } = mcpToolEffects(tool.annotations, {
+        trusted: this.#options.trusted,
+        override,
+      });
+      const spec = {
+        name,
+        ...(tool.title === undefined ? {} : { title: tool.title }),
+        description: tool.description?.trim() || `The "${tool.name}" tool of MCP server "${this.name}".`,
+        inputSchema: tool.inputSchema,
+        ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
+        effects,
+        ...(semantics === undefined ? {} : { semantics }),
+        timeoutMs: override?.timeoutMs ?? this.#callTimeoutMs,
+      };
+      let descriptor: ToolDescriptor;
+      let dyn: McpServerTool;
+      try {
+        descriptor = describeTool(spec);
+        dyn = new McpServerTool(this, this.#callTool, descriptor, tool);
+      } catch (error) {
+        throw new McpConnectionError(
+          this.name,
+          `Cannot register the tool "${tool.name}" of MCP server "${this.name}": ${describe(error)}`,
+          { cause: error },
+        );
+      }
+      built.set(name, { tool: dyn, fingerprint: JSON.stringify([descriptor, tool.annotations ?? null]) });
+    }
+    return built;
+  }
+
+  #unavailable(tool: McpServerTool, started: boolean): ToolFailure {
+    const why = this.#lost ?? "the connection was lost";
+    const uncertain = started && tool.descriptor.semantics.idempotency !== "idempotent";
+    return toolFailure(
+      "unavailable",
+      `Cannot call "${tool.toolName}" on MCP server "${this.name}" as ${why}`,
+      {
+        modelText: `The tool "${tool.descriptor.name}" is unavailable: its server is not running${
+          uncertain ? "; the call may have had side effects" : ""
+        }.`,
+        uncertain,
+      },
+    );
+  }
+
+  readonly #callTool: CallTool = async (tool, input, ctx) => {
+    if (this.#lost !== undefined) return { type: "failed", failure: this.#unavailable(tool, false) };
+    const { signal } = ctx;
+    try {
+      const result = await this.#client.request(
+        { method: "tools/call", params: { name: tool.toolName, arguments: input as Record<string, unknown> } },
+        CallToolResultSchema,
+        {
+          signal,
+          timeout: NO_SDK_TIMEOUT,
+          onprogress: ({ progress, total, message }) => ctx.progress({ progress, total, message }),
+        },
+      );
+      if (result.isError) {
+        const text = errorText(result.content);
+        return {
+          type: "failed",
+          failure: toolFailure("handler", `MCP tool "${tool.toolName}" on server "${this.name}" failed: ${text}`, {
+            modelText: text,
+          }),
+        };
+      }
+      return {
+        type: "output",
+        result: {
+          content: result.content.map(contentPart),
+          ...(result.structuredContent === undefined ? {} : { output: result.structuredContent }),
+          details: { server: this.name, tool: tool.toolName, ...(result._meta ? { meta: result._meta } : {}) },
+        },
+      };
+    } catch (error) {
+      return { type: "failed", failure: this.#callFailure(tool, signal, error) };
+    }
+  };
+
+  #callFailure(tool: McpServerTool, signal: AbortSignal, error: unknown): ToolFailure {
+    if (signal.aborted) {
+      // The SDK reports an abort with the timeout's code; the signal's reason tells them apart.
+      const timedOut = (signal.reason as { name?: string } | undefined)?.name === "TimeoutError";
+      return toolFailure(
+        timedOut ? "timeout" : "cancelled",
+        `The call to "${tool.toolName}" on "${this.name}" stopped`,
+        {
+          uncertain: tool.descriptor.semantics.idempotency !== "idempotent",
+        },
+      );
+    }
+    if (this.#lost !== undefined || (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)) {
+      this.#lost ??= this.#exitPhrase();
+      return this.#unavailable(tool, true);
+    }
+    if (error instanceof McpError) {
+      return toolFailure(
+        "handler",
+        `MCP tool "${tool.toolName}" on server "${this.name}" failed: ${error.message}`,
+        { code: String(error.code), modelText: error.message },
+      );
+    }
+    if (error instanceof Error && error.name === "ZodError") {
+      return toolFailure(
+        "invalid_output",
+        `MCP server "${this.name}" sent a malformed result for "${tool.toolName}"`,
+        {
+          modelText: `The tool "${tool.descriptor.name}" returned a malformed result; it may have had side effects.`,
+          diagnostics: [{ path: "", keyword: "protocol", message: describe(error).slice(0, 500) }],
+        },
+      );
+    }
+    return toolFailure(
+      "unavailable",
+      `Cannot call "${tool.toolName}" on MCP server "${this.name}": ${describe(error)}`,
+      {
+        modelText: `The tool "${tool.descriptor.name}" could not reach its server.`,
+        uncertain: tool.descriptor.semantics.idempotency !== "idempotent",
+      },
+    );
+  }
+
+  #exitPhrase(): string {
+    const exit = this.#process?.exitProblem();
+    return exit ? `the server ${exit}` : "the connection to the server closed";
+  }
+
+  static {
+    openConnection = (connection, timeoutMs) => connection.#open(timeoutMs);
+  }
+
+  /** Connects, lists the tools and starts following changes. */
+  async #open(timeoutMs: number): Promise<void> {
+    const client = this.#client;
+    client.onclose = () => {
+      this.#lost ??= this.#exitPhrase();
+    };
+    client.onerror = (error) => this.#options.onError?.(error);
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new DOMException("The connection timed out", "TimeoutError")),
+      timeoutMs,
+    );
+    let phase: "initialize" | "list" = "initialize";
+    try {
+      await client.connect(this.#transport, { signal: deadline.signal, timeout: NO_SDK_TIMEOUT });
+      phase = "list";
+      // A server that does not declare tools has none to list.
+      if (client.getServerCapabilities()?.tools) {
+        this.#tools = this.#build(await this.#listAll({ signal: deadline.signal, timeout: NO_SDK_TIMEOUT }));
+      }
+    } catch (error) {
+      await this.close();
+      throw this.#connectError(error, phase, deadline.signal.aborted, timeoutMs);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (client.getServerCapabilities()?.tools?.listChanged) {
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        this.refresh().catch((error) => this.#options.onError?.(error));
+      });
+    }
+  }
+
+  #connectError(
+    error: unknown,
+    phase: "initialize" | "list",
+    timedOut: boolean,
+    timeoutMs: number,
+  ): McpConnectionError {
+    if (error instanceof McpConnectionError) return error;
+    const stderr = this.stderr;
+    const start = this.#process?.startProblem();
+    const exit = this.#process?.exitProblem();
+    const tail = stderr.trim() === "" ? "" : `; its stderr ends with: ${stderr.trim().slice(-500)}`;
+    const what = phase === "list" ? "listing its tools" : "answering initialize";
+    const reason = start
+      ? start
+      : timedOut
+      ? `it did not finish ${what} within ${timeoutMs} ms`
+      : exit
+      ? `it ${exit} before ${what}`
+      : `${what} failed: ${describe(error)}`;
+    return new McpConnectionError(this.name, `Cannot connect to MCP server "${this.name}" as ${reason}${tail}`, {
+      stderr,
+      cause: error,
+    });
+  }
+
+  /**
+   * Closes the connection: later calls fail at once as `unavailable`. A
+   * spawned server gets its stdin closed and, when it does not exit within
+   * a moment, is signalled with its whole process group, so nothing it
+   * started is left behind. Safe to call more than once.
+   *
+   * @returns When the server is gone.
+   *
+   * @example Calls after close fail fast
+   * ```ts
+   * import { ToolSet } from "@salvor/tools";
+   * import { connectMcpServer } from "@salvor/tools/mcp";
+   * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+   * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+   * import assert from "node:assert/strict";
+   *
+   * const server = new McpServer({ name: "demo", version: "1.0.0" });
+   * server.registerTool("ping", { description: "Answers pong." }, () => ({ content: [] }));
+   * const [mine, theirs] = InMemoryTransport.createLinkedPair();
+   * await server.connect(theirs);
+   * const demo = await connectMcpServer({ name: "demo", transport: mine });
+   * const tools = demo.register(new ToolSet());
+   * await demo.close();
+   * const late = await tools.call({ id: "1", name: "demo__ping", arguments: {} });
+   * assert.equal(late.type === "failed" && late.failure.kind, "unavailable");
+   * ```
+   */
+  close(): Promise<void> {
+    this.#lost ??= "the connection was closed";
+    this.#closing ??= this.#shutDown();
+    return this.#closing;
+  }
+
+  async #shutDown(): Promise<void> {
+    // An HTTP session is ended on the server too, but a server that does not
+    // answer must not hold up the close.
+    const session = this.#transport as { sessionId?: string; terminateSession?: () => Promise<void> };
+    if (session.sessionId !== undefined && typeof session.terminateSession === "function") {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        session.terminateSession().catch(() => {}),
+        new Promise((resolve) => timer = setTimeout(resolve, SESSION_END_MS)),
+      ]).finally(() => clearTimeout(timer));
+    }
+    await this.#client.close().catch((error: unknown) =>
+      this.#options.onError?.(error instanceof Error ? error : new Error(String(error)))
+    );
+  }
+
+  /** Closes the connection, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+}
+
+/**
+ * An MCP transport the host made: any of the SDK's `Transport`s (in-memory,
+ * WebSocket, a custom one). Only its shape is named here, so this module's
+ * public types do not depend on the SDK's.
+ */
+export interface McpTransport {
+  /** Starts the transport; the connection calls it once. */
+  start(): Promise<void>;
+  /** Sends one JSON-RPC message. */
+  send(...args: never[]): Promise<void>;
+  /** Closes the transport. */
+  close(): Promise<void>;
+}
+
+/** Options for connecting over a transport the host made. */
+export interface McpTransportOptions extends McpConnectionOptions {
+  /** The transport to the server, not yet started. */
+  readonly transport: McpTransport;
+}
+
+/**
+ * Connects over a transport, lists every tool and returns the connection.
+ * Internal: the entrypoints' `connectMcpServer` picks the transport.
+ */
+export async function openMcpConnection(
+  transport: Transport,
+  options: McpConnectionOptions,
+  process?: ServerProcessInfo,
+): Promise<McpServerConnection> {
+  if (typeof options?.name !== "string" || options.name === "") {
+    throw new TypeError(
+      `Cannot connect to an MCP server as its name must be a non-empty string: current value is ${
+        JSON.stringify(options?.name)
+      }`,
+    );
+  }
+  const timeoutMs = positive(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS, "connectTimeoutMs", options.name);
+  const client = new Client(
+    options.clientInfo ?? { name: "salvor-tools", version: "0.1.0" },
+    { capabilities: {}, jsonSchemaValidator: cfworkerValidator },
+  );
+  const connection = new McpServerConnection(CONNECTION_TOKEN, client, transport, options, process);
+  await openConnection(connection, timeoutMs);
+  return connection;
+}

@@ -1,0 +1,185 @@
+import assert from "node:assert/strict";
+import { InvalidSpecError, type JsonSchema } from "../../../mod.ts";
+import { compileSchema, draftOf } from "../../../dyn.ts";
+
+function paths(schema: JsonSchema, value: unknown): string[] {
+  const result = compileSchema(schema).validate(value);
+  return result.ok ? [] : result.diagnostics.map((d) => `${d.path} ${d.keyword}`);
+}
+
+Deno.test("draftOf() reads draft-07, draft-04 and 2019-09 from $schema, and 2020-12 otherwise", () => {
+  assert.equal(draftOf({ $schema: "http://json-schema.org/draft-07/schema#" }), "7");
+  assert.equal(draftOf({ $schema: "http://json-schema.org/draft-04/schema#" }), "4");
+  assert.equal(draftOf({ $schema: "https://json-schema.org/draft/2019-09/schema" }), "2019-09");
+  assert.equal(draftOf({ $schema: "https://json-schema.org/draft/2020-12/schema" }), "2020-12");
+  assert.equal(draftOf({ type: "object" }), "2020-12");
+  assert.equal(draftOf(true), "2020-12");
+  assert.equal(draftOf({ $schema: 7 }), "2020-12");
+});
+
+Deno.test("compileSchema() validates as Draft 2020-12 by default: prefixItems and items apply", () => {
+  const schema = { type: "array", prefixItems: [{ type: "string" }], items: false };
+  assert.equal(compileSchema(schema).draft, "2020-12");
+  assert.deepEqual(paths(schema, ["a"]), []);
+  assert.deepEqual(paths(schema, [1]), ["/0 type"]);
+  assert.equal(paths(schema, ["a", "b"]).length, 1);
+});
+
+Deno.test("compileSchema() honours draft-07 when $schema declares it: items as a tuple", () => {
+  const schema = {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    type: "array",
+    items: [{ type: "string" }],
+    additionalItems: false,
+  };
+  assert.equal(compileSchema(schema).draft, "7");
+  assert.deepEqual(paths(schema, ["a"]), []);
+  assert.deepEqual(paths(schema, [1]), ["/0 type"]);
+  assert.equal(paths(schema, ["a", "b"]).length, 1);
+});
+
+Deno.test("compileSchema() refuses a $ref, $dynamicRef or relative reference that points outside the schema", () => {
+  const outside: JsonSchema[] = [
+    { $ref: "https://example.com/schema.json" },
+    { type: "object", properties: { a: { $ref: "other.json#/a" } } },
+    { anyOf: [{ type: "string" }, { items: { $ref: "http://localhost:1234/x.json" } }] },
+    { $defs: { a: { not: { $dynamicRef: "https://example.com/tree#node" } } } },
+    { $ref: "file:///etc/passwd" },
+  ];
+  for (const schema of outside) {
+    assert.throws(() => compileSchema(schema), (error: unknown) => {
+      assert.ok(error instanceof InvalidSpecError);
+      assert.match(error.message, /points outside it: external references are never fetched/);
+      return true;
+    });
+  }
+});
+
+Deno.test("compileSchema() accepts references inside the schema, to embedded $id resources and to remotes", () => {
+  const internal = {
+    $defs: { name: { type: "string" }, inner: { $id: "https://example.com/inner", type: "integer" } },
+    type: "object",
+    properties: {
+      a: { $ref: "#/$defs/name" },
+      b: { $ref: "https://example.com/inner" },
+      c: { $ref: "https://example.com/remote.json" },
+    },
+  };
+  const compiled = compileSchema(internal, {
+    remotes: { "https://example.com/remote.json": { type: "boolean" } },
+  });
+  assert.deepEqual(compiled.validate({ a: "x", b: 1, c: true }), { ok: true });
+  const result = compiled.validate({ a: 1, b: "x", c: "x" });
+  assert.equal(result.ok, false);
+  if (!result.ok) assert.deepEqual(result.diagnostics.map((d) => d.path), ["/a", "/b", "/c"]);
+  // Data keywords are not schemas: a "$ref" inside const is only data.
+  assert.doesNotThrow(() => compileSchema({ const: { $ref: "https://example.com/x" } }));
+});
+
+Deno.test("compileSchema() checks each remote as it checks the schema, naming the remote's URI", () => {
+  const uri = "https://example.com/a.json";
+  const refused = (remote: unknown, pattern: RegExp) =>
+    assert.throws(
+      () => compileSchema({ $ref: uri }, { remotes: { [uri]: remote as JsonSchema } }),
+      (error: unknown) => {
+        assert.ok(error instanceof InvalidSpecError);
+        assert.ok(error.message.includes(`remote "${uri}"`), error.message);
+        assert.match(error.message, pattern);
+        return true;
+      },
+    );
+  let deep: Record<string, unknown> = { type: "string" };
+  for (let i = 0; i < 40; i++) deep = { type: "object", properties: { a: deep } };
+  refused(deep, /is not bounded JSON: .*deeper than 32/);
+  refused({ type: "string", maxLength: NaN }, /is not bounded JSON/);
+  refused({ description: "x".repeat(300 * 1024) }, /is not bounded JSON/);
+  for (const notSchema of [null, [], "string", 7]) {
+    refused(notSchema, /must be an object or a boolean: current value of/);
+  }
+  refused(
+    { $ref: "https://elsewhere.example/b.json" },
+    /"https:\/\/elsewhere\.example\/b\.json" at \/\$ref of its remote/,
+  );
+  refused({ properties: { b: { $ref: "c.json" } } }, /points outside it and its remotes/);
+
+  // A remote may refer to itself, to a resource it embeds and to another remote, relative to its own URI.
+  const compiled = compileSchema({ $ref: uri }, {
+    remotes: {
+      [uri]: {
+        type: "object",
+        properties: { n: { $ref: "#/$defs/n" }, b: { $ref: "b.json" } },
+        $defs: { n: { type: "integer" } },
+      },
+      "https://example.com/b.json": { type: "boolean" },
+    },
+  });
+  assert.deepEqual(compiled.validate({ n: 1, b: true }), { ok: true });
+  assert.equal(compiled.validate({ n: "1", b: 1 }).ok, false);
+});
+
+Deno.test("compileSchema() fails closed, without throwing, on an internal reference that does not resolve", () => {
+  const compiled = compileSchema({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } });
+  const result = compiled.validate({ a: 1 });
+  assert.equal(result.ok, false);
+  if (!result.ok) assert.equal(result.diagnostics[0].keyword, "$ref");
+});
+
+Deno.test("compileSchema() refuses an over-deep, over-large or non-JSON schema", () => {
+  let deep: Record<string, unknown> = { type: "string" };
+  for (let i = 0; i < 40; i++) deep = { type: "object", properties: { a: deep } };
+  assert.throws(() => compileSchema(deep), /deeper than 32/);
+  assert.throws(() => compileSchema({ description: "x".repeat(300 * 1024) }), /exceeds 262144 bytes/);
+  assert.throws(() => compileSchema({ minimum: NaN }), InvalidSpecError);
+  assert.throws(() => compileSchema({ default: () => 1 }), InvalidSpecError);
+});
+
+Deno.test("compileSchema() refuses what is not a schema", () => {
+  for (const schema of [null, 5, "object", []]) {
+    assert.throws(() => compileSchema(schema as never), InvalidSpecError);
+  }
+  assert.deepEqual(compileSchema(true).validate(1), { ok: true });
+  assert.equal(compileSchema(false).validate(1).ok, false);
+});
+
+Deno.test("compileSchema() keeps a private copy: the caller's schema is neither changed nor consulted later", () => {
+  const schema = { type: "object", properties: { a: { type: "string" } }, required: ["a"] };
+  const before = structuredClone(schema);
+  const compiled = compileSchema(schema);
+  assert.deepEqual(schema, before);
+  schema.required.pop();
+  schema.properties.a.type = "number";
+  assert.equal(compiled.validate({}).ok, false);
+  assert.deepEqual(compiled.validate({ a: "x" }), { ok: true });
+  assert.deepEqual(compiled.schema, before);
+});
+
+Deno.test("compileSchema() diagnostics use escaped JSON Pointer paths and name missing and extra properties", () => {
+  const schema = JSON.parse(`{
+    "type": "object",
+    "properties": { "a/b": { "type": "string" }, "m~n": { "type": "string" }, "list": { "type": "array", "items": { "type": "integer" } } },
+    "required": ["need"],
+    "additionalProperties": false
+  }`);
+  const result = compileSchema(schema).validate({ "a/b": 1, "m~n": 2, list: [1, "x"], extra: true });
+  assert.equal(result.ok, false);
+  if (result.ok) return;
+  assert.deepEqual(result.diagnostics.map((d) => [d.path, d.keyword]), [
+    ["/a~1b", "type"],
+    ["/extra", "additionalProperties"],
+    ["/list/1", "type"],
+    ["/m~0n", "type"],
+    ["/need", "required"],
+  ]);
+  assert.equal(result.diagnostics[1].message, 'Property "extra" is not allowed.');
+  assert.equal(result.diagnostics[4].message, 'Missing required property "need".');
+});
+
+Deno.test("compileSchema() reports at most 16 diagnostics and counts the rest", () => {
+  const compiled = compileSchema({ type: "array", items: { type: "string" } });
+  const result = compiled.validate(Array.from({ length: 40 }, (_, i) => i));
+  assert.equal(result.ok, false);
+  if (result.ok) return;
+  assert.equal(result.diagnostics.length, 16);
+  assert.equal(result.omitted, 24);
+  assert.deepEqual(result.diagnostics.map((d) => d.path), Array.from({ length: 16 }, (_, i) => `/${i}`));
+});

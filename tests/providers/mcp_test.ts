@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import type { ToolSpec } from "../../mod.ts";
+import { describeTool } from "../../dyn.ts";
+import { toMcpTool } from "../../providers.ts";
+import golden from "./fixtures/projection_goldens/mcp.json" with { type: "json" };
+import { projectAll } from "./fixtures/projection.ts";
+import { SCHEMAS } from "./fixtures/projection_schemas.ts";
+
+for (const name of Object.keys(SCHEMAS)) {
+  Deno.test(`toMcpTool() projects the ${name} fixture as its golden records`, () => {
+    assert.deepEqual(projectAll("mcp")[name], golden[name as keyof typeof golden]);
+  });
+}
+
+const annotationsOf = (spec: Partial<ToolSpec>) =>
+  toMcpTool(describeTool({
+    name: "probe",
+    description: "A probe.",
+    inputSchema: { type: "object" },
+    effects: [],
+    ...spec,
+  })).tool.annotations;
+
+const CASES: readonly [string, Partial<ToolSpec>, [boolean, boolean, boolean, boolean]][] = [
+  // [readOnly, destructive, idempotent, openWorld]
+  ["a pure tool", { effects: [] }, [true, false, true, false]],
+  ["a file reader", { effects: ["fs.read"] }, [true, false, true, false]],
+  ["an external reader", { effects: ["external.read"] }, [true, false, true, true]],
+  ["a file writer", { effects: ["fs.write"] }, [false, false, false, false]],
+  ["a file deleter", { effects: ["fs.delete"] }, [false, true, false, false]],
+  ["an idempotent writer", { effects: ["fs.write"], semantics: { idempotency: "idempotent" } }, [
+    false,
+    false,
+    true,
+    false,
+  ]],
+  ["a network caller", { effects: ["network.request"] }, [false, false, false, true]],
+  ["an external mutation", { effects: ["external.mutation"] }, [false, true, false, true]],
+  ["a process spawner", { effects: ["process.spawn"] }, [false, true, false, true]],
+  ["an unknown effect", { effects: ["billing.charge"] }, [false, true, false, true]],
+];
+
+for (const [what, spec, [readOnlyHint, destructiveHint, idempotentHint, openWorldHint]] of CASES) {
+  Deno.test(`toMcpTool() derives the annotations of ${what} from its effects`, () => {
+    assert.deepEqual(annotationsOf(spec), { readOnlyHint, destructiveHint, idempotentHint, openWorldHint });
+  });
+}
+
+Deno.test("toMcpTool() carries the title, the input and an object output schema", () => {
+  const descriptor = describeTool({
+    name: "weather",
+    title: "Weather",
+    description: "Tomorrow's weather.",
+    inputSchema: SCHEMAS.descriptions,
+    outputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+    effects: ["network.request"],
+  });
+  const { tool, warnings } = toMcpTool(descriptor);
+  assert.equal(tool.title, "Weather");
+  assert.equal(tool.annotations.title, "Weather");
+  assert.deepEqual(tool.inputSchema, descriptor.inputSchema);
+  assert.deepEqual(tool.outputSchema, descriptor.outputSchema);
+  assert.deepEqual(warnings, []);
+});
+
+Deno.test("toMcpTool() leaves out an output schema that is not an object, with a warning", () => {
+  const { tool, warnings } = toMcpTool(describeTool({
+    name: "count",
+    description: "Counts.",
+    inputSchema: { type: "object" },
+    outputSchema: { type: "integer" },
+    effects: [],
+  }));
+  assert.equal(tool.outputSchema, undefined);
+  assert.deepEqual(warnings.map((w) => [w.path, w.keyword]), [["/outputSchema", "type"]]);
+});
+
+Deno.test("toMcpTool() takes a spec without resolved semantics and derives them from the effects", () => {
+  const spec = { name: "peek", description: "Peeks.", inputSchema: { type: "object" }, effects: ["fs.read"] };
+  assert.equal(toMcpTool(spec as never).tool.annotations.idempotentHint, true);
+});
