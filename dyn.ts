@@ -33,7 +33,7 @@
 
 export { type DynTool, ValidatedInvocation } from "./src/core/contract/dyn.ts";
 export { describeTool } from "./src/core/contract/spec.ts";
-export { isKnownEffect, isWellFormedEffect, resolveSemantics } from "./src/core/contract/effect.ts";
+export { effectWarnings, isKnownEffect, isWellFormedEffect, resolveSemantics } from "./src/core/contract/effect.ts";
 export {
   boundModelText,
   failureFromThrown,

@@ -29,8 +29,8 @@
  * const readFile = defineTool({
  *   name: "read_file",
  *   description: "Read a UTF-8 text file.",
- *   input: v.object({ path: v.pipe(v.string(), v.minLength(1)) }),
- *   output: v.object({ text: v.string() }),
+ *   inputSchema: v.object({ path: v.pipe(v.string(), v.minLength(1)) }),
+ *   outputSchema: v.object({ text: v.string() }),
  *   effects: ["fs.read"],
  *   run: (input) => ({ text: `contents of ${input.path}` }),
  * });
@@ -49,6 +49,7 @@
 
 // The main path: define, register, call.
 export {
+  type DefinedTool,
   defineJsonTool,
   type DefineJsonToolOptions,
   defineTool,
@@ -110,6 +111,7 @@ export {
   type Idempotency,
   isReadOnly,
   KNOWN_EFFECTS,
+  type KnownEffect,
   READ_ONLY_EFFECTS,
   type RetryMode,
   type SchedulerClass,

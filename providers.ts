@@ -20,7 +20,7 @@
  * const search = defineTool({
  *   name: "search",
  *   description: "Search the notes.",
- *   input: v.object({ query: v.string(), limit: v.optional(v.number()) }),
+ *   inputSchema: v.object({ query: v.string(), limit: v.optional(v.number()) }),
  *   effects: ["fs.read"],
  *   run: ({ query, limit }) => ({ query, limit: limit ?? 10 }),
  * });

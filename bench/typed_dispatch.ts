@@ -75,8 +75,8 @@ export function oursTool(run: (input: v.InferOutput<typeof valibotInput>) => unk
   return defineTool({
     name: NAME,
     description: DESCRIPTION,
-    input: valibotInput,
-    output: valibotOutput,
+    inputSchema: valibotInput,
+    outputSchema: valibotOutput,
     effects: ["external.mutation"],
     run: run as typeof fileTicket,
   });

@@ -27,12 +27,12 @@ export function demoTools(files: Map<string, string>) {
   const calculate = defineTool({
     name: "calculate",
     description: "Apply one arithmetic operation to two numbers.",
-    input: v.strictObject({
+    inputSchema: v.strictObject({
       op: v.picklist(["add", "sub", "mul", "div"]),
       a: v.number(),
       b: v.number(),
     }),
-    output: v.object({ value: v.number() }),
+    outputSchema: v.object({ value: v.number() }),
     effects: [],
     run({ op, a, b }) {
       if (op === "div" && b === 0) {
@@ -46,8 +46,8 @@ export function demoTools(files: Map<string, string>) {
   const readFile = defineTool({
     name: "read_file",
     description: "Read a UTF-8 text file.",
-    input: v.strictObject({ path: v.pipe(v.string(), v.minLength(1)) }),
-    output: v.object({ text: v.string() }),
+    inputSchema: v.strictObject({ path: v.pipe(v.string(), v.minLength(1)) }),
+    outputSchema: v.object({ text: v.string() }),
     effects: ["fs.read"],
     run({ path }) {
       const text = files.get(path);
@@ -65,14 +65,14 @@ export function demoTools(files: Map<string, string>) {
   const writeFile = defineTool({
     name: "write_file",
     description: "Write a UTF-8 text file. A person approves every write first.",
-    input: v.strictObject({ path: v.pipe(v.string(), v.minLength(1)), text: v.string() }),
-    output: v.object({ written: v.boolean(), bytes: v.number() }),
+    inputSchema: v.strictObject({ path: v.pipe(v.string(), v.minLength(1)), text: v.string() }),
+    outputSchema: v.object({ written: v.boolean(), bytes: v.number() }),
     effects: ["fs.write"],
     run({ path, text }, ctx) {
       if (ctx.resume === undefined) {
         return suspend({
           reason: `Write ${text.length} characters to ${path}?`,
-          resume: v.object({ approved: v.boolean() }),
+          resumeSchema: v.object({ approved: v.boolean() }),
           payload: { path, before: files.get(path) ?? null, after: text },
         });
       }
@@ -85,8 +85,10 @@ export function demoTools(files: Map<string, string>) {
   const indexDocs = defineTool({
     name: "index_docs",
     description: "Index every note for search. Takes a moment; reports progress.",
-    input: v.strictObject({ chunks: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50)), 20) }),
-    output: v.object({ indexed: v.number() }),
+    inputSchema: v.strictObject({
+      chunks: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50)), 20),
+    }),
+    outputSchema: v.object({ indexed: v.number() }),
     effects: ["fs.read"],
     async run({ chunks }, ctx) {
       for (let done = 1; done <= chunks; done++) {
@@ -100,7 +102,7 @@ export function demoTools(files: Map<string, string>) {
   const searchWeb = defineTool({
     name: "search_web",
     description: "Search the web. The upstream is slow today.",
-    input: v.strictObject({ query: v.pipe(v.string(), v.minLength(1)) }),
+    inputSchema: v.strictObject({ query: v.pipe(v.string(), v.minLength(1)) }),
     effects: ["external.read"],
     timeoutMs: 300,
     async run({ query }, ctx) {

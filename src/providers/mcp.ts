@@ -12,7 +12,7 @@ import { checkDescriptor } from "./_projection.ts";
 import { isRecord } from "../core/common/_is_record.ts";
 
 /** MCP tool annotations: hints about what a tool does, for clients. */
-export interface McpToolAnnotations {
+export interface McpToolDefinitionAnnotations {
   /** A human title. */
   title?: string;
   /** The tool does not change its environment. */
@@ -38,7 +38,7 @@ export interface McpObjectSchema {
 }
 
 /** An MCP `Tool`, as a server lists it in `tools/list`. */
-export interface McpTool {
+export interface McpToolDefinition {
   /** The tool's name. */
   name: string;
   /** A human title. */
@@ -50,7 +50,7 @@ export interface McpTool {
   /** The JSON Schema of `structuredContent`. */
   outputSchema?: McpObjectSchema;
   /** Hints derived from the declared effects. */
-  annotations: McpToolAnnotations;
+  annotations: McpToolDefinitionAnnotations;
 }
 
 // The inverse of the MCP mapping in the design (annotations to effects):
@@ -115,12 +115,12 @@ function hintsOf(effect: Effect) {
  * });
  * ```
  */
-export function toMcpTool(descriptor: ToolDescriptor): Projection<McpTool> {
+export function toMcpTool(descriptor: ToolDescriptor): Projection<McpToolDefinition> {
   checkDescriptor(descriptor, "MCP");
   const warnings: ProjectionWarning[] = [];
   const readOnly = isReadOnly(descriptor.effects);
   const hints = descriptor.effects.map(hintsOf);
-  const annotations: McpToolAnnotations = {
+  const annotations: McpToolDefinitionAnnotations = {
     ...(descriptor.title === undefined ? {} : { title: descriptor.title }),
     readOnlyHint: readOnly,
     destructiveHint: !readOnly && hints.some((hint) => hint.destructive),
@@ -141,7 +141,7 @@ export function toMcpTool(descriptor: ToolDescriptor): Projection<McpTool> {
       }`,
     });
   }
-  const tool: McpTool = {
+  const tool: McpToolDefinition = {
     name: descriptor.name,
     ...(descriptor.title === undefined ? {} : { title: descriptor.title }),
     description: descriptor.description,

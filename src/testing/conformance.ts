@@ -267,8 +267,8 @@ function streamBreaches(log: StreamLog): Partial<Record<ConformanceRuleName, str
  * const wait = defineTool({
  *   name: "wait",
  *   description: "Waits for a number of ms.",
- *   input: v.object({ ms: v.pipe(v.number(), v.minValue(0)) }),
- *   output: v.object({ waited: v.number() }),
+ *   inputSchema: v.object({ ms: v.pipe(v.number(), v.minValue(0)) }),
+ *   outputSchema: v.object({ waited: v.number() }),
  *   effects: [],
  *   run: (input, ctx) =>
  *     new Promise((resolve, reject) => {

@@ -74,8 +74,8 @@ function fixture() {
   const readFile = defineTool({
     name: "read_file",
     description: "Read a UTF-8 text file.",
-    input: v.object({ path: v.pipe(v.string(), v.trim(), v.minLength(1)) }),
-    output: v.object({ text: v.string() }),
+    inputSchema: v.object({ path: v.pipe(v.string(), v.trim(), v.minLength(1)) }),
+    outputSchema: v.object({ text: v.string() }),
     effects: ["fs.read"],
     run: (input) => {
       runs.readFile++;
@@ -98,13 +98,13 @@ function fixture() {
   const writeFile = defineTool({
     name: "write_file",
     description: "Write a file, after a person confirms.",
-    input: v.object({ path: v.string(), text: v.string() }),
+    inputSchema: v.object({ path: v.string(), text: v.string() }),
     effects: ["fs.write"],
     run: (input, ctx) => {
       if (ctx.resume === undefined) {
         return suspend({
           reason: `Overwrite ${input.path}?`,
-          resume: v.object({ approved: v.boolean() }),
+          resumeSchema: v.object({ approved: v.boolean() }),
           payload: { path: input.path },
         });
       }

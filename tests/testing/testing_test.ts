@@ -386,7 +386,7 @@ Deno.test("checkToolConformance() passes a typed tool that honours its signal an
     defineTool({
       name: "sleep",
       description: "Sleeps.",
-      input: v.object({ ms: v.number() }),
+      inputSchema: v.object({ ms: v.number() }),
       effects: [],
       run: (_input, ctx) =>
         new Promise((_resolve, reject) => {

@@ -5,14 +5,30 @@
  * @module
  */
 
+/** The effects this module knows by name, and so classifies. */
+export type KnownEffect =
+  | "fs.read"
+  | "fs.write"
+  | "fs.delete"
+  | "process.spawn"
+  | "network.request"
+  | "credential.read"
+  | "clipboard.read"
+  | "user.interaction"
+  | "external.read"
+  | "external.mutation";
+
 /**
  * An effect a tool declares: a lowercase, namespaced, dotted name such as
- * `fs.read`. Unknown well-formed effects are kept but fail closed.
+ * `fs.read`. Editors offer the known effects; a custom one (`billing.charge`)
+ * is kept but fails closed.
  */
-export type Effect = string;
+// `string & {}` keeps the known names offered by autocompletion while any string is accepted.
+// deno-lint-ignore ban-types
+export type Effect = KnownEffect | (string & {});
 
 /** The effects this module knows by name. */
-export const KNOWN_EFFECTS: readonly Effect[] = Object.freeze([
+export const KNOWN_EFFECTS: readonly KnownEffect[] = Object.freeze([
   "fs.read",
   "fs.write",
   "fs.delete",
@@ -26,7 +42,7 @@ export const KNOWN_EFFECTS: readonly Effect[] = Object.freeze([
 ]);
 
 /** The known effects that only read. A tool with only these (or none) is read-only. */
-export const READ_ONLY_EFFECTS: readonly Effect[] = Object.freeze([
+export const READ_ONLY_EFFECTS: readonly KnownEffect[] = Object.freeze([
   "fs.read",
   "credential.read",
   "clipboard.read",
@@ -34,8 +50,8 @@ export const READ_ONLY_EFFECTS: readonly Effect[] = Object.freeze([
 ]);
 
 const EFFECT_PATTERN = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
-const known = new Set(KNOWN_EFFECTS);
-const readOnly = new Set(READ_ONLY_EFFECTS);
+const known = new Set<Effect>(KNOWN_EFFECTS);
+const readOnly = new Set<Effect>(READ_ONLY_EFFECTS);
 
 /**
  * Tells whether a string is a well-formed effect name.
@@ -73,6 +89,51 @@ export function isWellFormedEffect(effect: unknown): effect is Effect {
  */
 export function isKnownEffect(effect: Effect): boolean {
   return known.has(effect);
+}
+
+/** Whether `a` becomes `b` by one insertion, deletion, substitution or swap of neighbours. */
+function oneEditApart(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1 || a === b) return false;
+  let start = 0;
+  while (start < a.length && a[start] === b[start]) start++;
+  if (a.length === b.length) {
+    if (a.slice(start + 1) === b.slice(start + 1)) return true;
+    return a[start] === b[start + 1] && a[start + 1] === b[start] && a.slice(start + 2) === b.slice(start + 2);
+  }
+  const [longer, shorter] = a.length > b.length ? [a, b] : [b, a];
+  return longer.slice(start + 1) === shorter.slice(start);
+}
+
+/**
+ * Names the known effect a custom effect was most likely meant to be: an
+ * unknown effect one edit away from a known one is almost always a typo,
+ * and a typo'd effect fails every call closed as `policy_required`.
+ *
+ * @param effects The declared effects.
+ * @returns One warning for each unknown effect one edit away from a known one.
+ *
+ * @example A typo is named with its likely intent
+ * ```ts
+ * import { effectWarnings } from "@salvor/tools/dyn";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(effectWarnings(["fs.reed", "billing.charge"]), [
+ *   'Effect "fs.reed" is not a known effect, so every call fails closed as policy_required: did you mean "fs.read"?',
+ * ]);
+ * ```
+ */
+export function effectWarnings(effects: readonly Effect[]): string[] {
+  const warnings: string[] = [];
+  for (const effect of effects) {
+    if (known.has(effect)) continue;
+    const intent = KNOWN_EFFECTS.find((name) => oneEditApart(effect, name));
+    if (intent !== undefined) {
+      warnings.push(
+        `Effect "${effect}" is not a known effect, so every call fails closed as policy_required: did you mean "${intent}"?`,
+      );
+    }
+  }
+  return warnings;
 }
 
 /** Whether retrying a call can repeat its side effect. */

@@ -59,7 +59,7 @@ export interface SuspendOptions {
   /** Why a human is needed. */
   readonly reason: string;
   /** The answer's schema: a Valibot schema or a JSON Schema. */
-  readonly resume: ValibotSchema | JsonSchema;
+  readonly resumeSchema: ValibotSchema | JsonSchema;
   /** Data the human needs to decide; must be JSON. */
   readonly payload?: unknown;
 }
@@ -69,7 +69,7 @@ export class SuspendRequest {
   /** Why a human is needed. */
   readonly reason: string;
   /** The answer's schema. */
-  readonly resume: ValibotSchema | JsonSchema;
+  readonly resumeSchema: ValibotSchema | JsonSchema;
   /** Data the human needs. */
   readonly payload: unknown;
 
@@ -80,7 +80,7 @@ export class SuspendRequest {
    */
   constructor(options: SuspendOptions) {
     this.reason = options.reason;
-    this.resume = options.resume;
+    this.resumeSchema = options.resumeSchema;
     this.payload = options.payload;
   }
 }
@@ -102,11 +102,11 @@ export class SuspendRequest {
  * const write = defineTool({
  *   name: "write_file",
  *   description: "Write a file.",
- *   input: v.object({ path: v.string(), text: v.string() }),
+ *   inputSchema: v.object({ path: v.string(), text: v.string() }),
  *   effects: ["fs.write"],
  *   run(input, ctx) {
  *     if (ctx.resume === undefined) {
- *       return suspend({ reason: `Overwrite ${input.path}?`, resume: v.object({ approved: v.boolean() }) });
+ *       return suspend({ reason: `Overwrite ${input.path}?`, resumeSchema: v.object({ approved: v.boolean() }) });
  *     }
  *     return { written: (ctx.resume as { approved: boolean }).approved };
  *   },

@@ -12,6 +12,7 @@ import { failureFromThrown, toolFailure } from "../contract/failure.ts";
 import { type ResultValue, toToolResult } from "../contract/result.ts";
 import { compileSchema, type JsonSchema } from "../schema/schema.ts";
 import { describeTool, type ToolDescriptor, type ToolSpec } from "../contract/spec.ts";
+import { effectWarnings } from "../contract/effect.ts";
 import { SuspendRequest } from "../contract/suspend.ts";
 import { deriveJsonSchema, parseWithValibot } from "../schema/_valibot.ts";
 import type { ValibotSchema } from "../schema/valibot_schema.ts";
@@ -46,9 +47,9 @@ export interface DefineToolOptions<
    * The schema of the arguments, an object schema: Valibot, or any
    * Standard Schema v1 (zod 4, ArkType, ...). The source of truth.
    */
-  readonly input: In;
+  readonly inputSchema: In;
   /** The schema of the structured output, when there is one. */
-  readonly output?: Out;
+  readonly outputSchema?: Out;
   /**
    * The JSON Schema a model sees for a Standard Schema input, when the
    * schema offers no conversion of its own or to replace it. Not for a
@@ -64,10 +65,18 @@ export interface DefineToolOptions<
   >;
 }
 
-/** A tool with its input and output types, dispatched like any {@linkcode DynTool}. */
-export interface TypedTool<Input, Output> extends DynTool {
-  /** Transforms and checks that run after validation but are not in the JSON Schema. */
+/** A tool made by {@linkcode defineTool} or {@linkcode defineJsonTool}, with what its definition should look at again. */
+export interface DefinedTool extends DynTool {
+  /**
+   * Definition warnings: an effect one edit away from a known one (a likely
+   * typo, which fails every call closed), and transforms and checks that run
+   * after validation but are not in the JSON Schema a model sees.
+   */
   readonly warnings: readonly string[];
+}
+
+/** A tool with its input and output types, dispatched like any {@linkcode DynTool}. */
+export interface TypedTool<Input, Output> extends DefinedTool {
   /** Type-level only: the handler's input and output types. Always `undefined` at run time. */
   readonly types?: { readonly input: Input; readonly output: Output };
 }
@@ -81,7 +90,7 @@ function handle<Input>(
   run: Handler<Input, unknown>,
   input: Input,
   ctx: ToolContext,
-  resumeSchemaOf: (resume: SuspendRequest["resume"]) => JsonSchema,
+  resumeSchemaOf: (resume: SuspendRequest["resumeSchema"]) => JsonSchema,
 ): ExecutionEvent | Promise<ExecutionEvent> {
   let returned: unknown;
   try {
@@ -112,14 +121,14 @@ function threw(name: string, thrown: unknown): ExecutionEvent {
 function eventOf(
   name: string,
   returned: unknown,
-  resumeSchemaOf: (resume: SuspendRequest["resume"]) => JsonSchema,
+  resumeSchemaOf: (resume: SuspendRequest["resumeSchema"]) => JsonSchema,
 ): ExecutionEvent {
   if (returned instanceof SuspendRequest) {
     let suspension: Suspension;
     try {
       suspension = {
         reason: returned.reason,
-        resumeSchema: resumeSchemaOf(returned.resume),
+        resumeSchema: resumeSchemaOf(returned.resumeSchema),
         payload: returned.payload,
       };
     } catch (error) {
@@ -228,7 +237,7 @@ function sideOf(name: string, side: SchemaSide, schema: ToolSchema, explicit: Js
 }
 
 function resumeSchemaFor(name: string) {
-  return (resume: SuspendRequest["resume"]): JsonSchema =>
+  return (resume: SuspendRequest["resumeSchema"]): JsonSchema =>
     isValibotSchema(resume) ? deriveOrRefuse(name, "resume schema", resume).jsonSchema : resume;
 }
 
@@ -280,8 +289,8 @@ function metadataOf(options: ToolMetadata): ToolMetadata {
  * const shout = defineTool({
  *   name: "shout",
  *   description: "Upper-cases a text.",
- *   input: v.object({ text: v.pipe(v.string(), v.trim()) }),
- *   output: v.object({ text: v.string() }),
+ *   inputSchema: v.object({ text: v.pipe(v.string(), v.trim()) }),
+ *   outputSchema: v.object({ text: v.string() }),
  *   effects: [],
  *   run: (input) => ({ text: input.text.toUpperCase() }),
  * });
@@ -314,7 +323,7 @@ function metadataOf(options: ToolMetadata): ToolMetadata {
  * const weather = defineTool({
  *   name: "weather",
  *   description: "Tomorrow's weather in a city.",
- *   input: city,
+ *   inputSchema: city,
  *   inputJsonSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
  *   effects: ["network.request"],
  *   run: (input) => ({ forecast: `sunny in ${input.city}` }),
@@ -333,21 +342,21 @@ export function defineTool<
   Out extends ToolSchema ? ToolSchemaOutput<Out> : unknown
 > {
   const name = typeof options?.name === "string" ? options.name : "a tool";
-  if (!isToolSchema(options?.input)) {
+  if (!isToolSchema(options?.inputSchema)) {
     throw new InvalidSpecError(
-      `Cannot define "${name}" as input must be a Valibot schema or a Standard Schema`,
-      { path: "/input" },
+      `Cannot define "${name}" as inputSchema must be a Valibot schema or a Standard Schema`,
+      { path: "/inputSchema" },
     );
   }
-  if (options.output !== undefined && !isToolSchema(options.output)) {
+  if (options.outputSchema !== undefined && !isToolSchema(options.outputSchema)) {
     throw new InvalidSpecError(
-      `Cannot define "${name}" as output must be a Valibot schema or a Standard Schema`,
-      { path: "/output" },
+      `Cannot define "${name}" as outputSchema must be a Valibot schema or a Standard Schema`,
+      { path: "/outputSchema" },
     );
   }
-  if (options.output === undefined && options.outputJsonSchema !== undefined) {
+  if (options.outputSchema === undefined && options.outputJsonSchema !== undefined) {
     throw new InvalidSpecError(
-      `Cannot define "${name}" as outputJsonSchema describes an output schema: current value is no output`,
+      `Cannot define "${name}" as outputJsonSchema describes an output schema: current value is no outputSchema`,
       { path: "/outputJsonSchema" },
     );
   }
@@ -357,10 +366,10 @@ export function defineTool<
       { path: "/run" },
     );
   }
-  const input = sideOf(name, "input", options.input, options.inputJsonSchema);
-  const output = options.output === undefined
+  const input = sideOf(name, "input", options.inputSchema, options.inputJsonSchema);
+  const output = options.outputSchema === undefined
     ? undefined
-    : sideOf(name, "output", options.output, options.outputJsonSchema);
+    : sideOf(name, "output", options.outputSchema, options.outputJsonSchema);
   const descriptor = describeTool({
     ...metadataOf(options),
     inputSchema: input.jsonSchema,
@@ -373,7 +382,11 @@ export function defineTool<
   }
   return handlerTool({
     descriptor,
-    warnings: Object.freeze([...input.warnings, ...(output?.warnings ?? [])]),
+    warnings: Object.freeze([
+      ...effectWarnings(descriptor.effects),
+      ...input.warnings,
+      ...(output?.warnings ?? []),
+    ]),
     parseInput: input.parse,
     ...(output ? { parseOutput: output.parse } : {}),
   }, options.run as Handler<unknown, unknown>);
@@ -456,7 +469,7 @@ export interface DefineJsonToolOptions<Input = unknown> extends ToolMetadata {
  */
 export function defineJsonTool<Input = unknown>(
   options: DefineJsonToolOptions<Input>,
-): DynTool {
+): DefinedTool {
   const name = typeof options?.name === "string" ? options.name : "a tool";
   if (typeof options?.run !== "function") {
     throw new InvalidSpecError(
@@ -476,6 +489,7 @@ export function defineJsonTool<Input = unknown>(
     : compileSchema(descriptor.outputSchema, { label: "outputSchema", remotes });
   return handlerTool({
     descriptor,
+    warnings: Object.freeze(effectWarnings(descriptor.effects)),
     parseInput: parserFor(input),
     ...(output ? { parseOutput: parserFor(output) } : {}),
   }, options.run as Handler<unknown, unknown>);

@@ -46,7 +46,7 @@ export interface ToolSetOptions {
  * const readFile = defineTool({
  *   name: "read_file",
  *   description: "Read a UTF-8 text file.",
- *   input: v.object({ path: v.pipe(v.string(), v.minLength(1)) }),
+ *   inputSchema: v.object({ path: v.pipe(v.string(), v.minLength(1)) }),
  *   effects: ["fs.read"],
  *   run: (input) => ({ text: `contents of ${input.path}` }),
  * });

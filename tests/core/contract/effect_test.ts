@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { fc } from "../../dev_deps.ts";
+import * as v from "valibot";
 import {
+  defineJsonTool,
+  defineTool,
   effectClass,
   type ExecutionSemantics,
   isReadOnly,
@@ -8,7 +11,7 @@ import {
   READ_ONLY_EFFECTS,
   schedulerClass,
 } from "../../../mod.ts";
-import { isKnownEffect, isWellFormedEffect, resolveSemantics } from "../../../dyn.ts";
+import { effectWarnings, isKnownEffect, isWellFormedEffect, resolveSemantics } from "../../../dyn.ts";
 
 const semantics = fc.record({
   idempotency: fc.constantFrom("idempotent", "non_idempotent", "externally_reconciled"),
@@ -121,4 +124,37 @@ Deno.test("schedulerClass() and effectClass() read only effects and semantics, n
       assert.equal(effectClass(named), effectClass(bare));
     }),
   );
+});
+
+Deno.test("effectWarnings() names the known effect one edit away, and nothing for custom or known effects", () => {
+  const warned = (effect: string) =>
+    effectWarnings([effect]).map((warning) => /did you mean "([^"]+)"/.exec(warning)?.[1]);
+  assert.deepEqual(warned("fs.reed"), ["fs.read"]); // substitution
+  assert.deepEqual(warned("fs.writ"), ["fs.write"]); // deletion
+  assert.deepEqual(warned("fs.readd"), ["fs.read"]); // insertion
+  assert.deepEqual(warned("fs.raed"), ["fs.read"]); // swap of neighbours
+  assert.deepEqual(warned("netwrok.request"), ["network.request"]);
+  assert.deepEqual(effectWarnings(["fs.read", "billing.charge", "fs.rename", "fs.rd"]), []);
+  for (const known of KNOWN_EFFECTS) assert.deepEqual(effectWarnings([known]), []);
+});
+
+Deno.test("defineTool() and defineJsonTool() warn of an effect that is likely a typo", () => {
+  const typed = defineTool({
+    name: "t",
+    description: "T.",
+    inputSchema: v.object({}),
+    effects: ["fs.reed"],
+    run: () => ({}),
+  });
+  assert.match(typed.warnings[0], /^Effect "fs\.reed" is not a known effect.*did you mean "fs\.read"\?$/);
+  const json = defineJsonTool({
+    name: "j",
+    description: "J.",
+    inputSchema: { type: "object" },
+    effects: ["fs.delet"],
+    run: () => ({}),
+  });
+  assert.deepEqual(json.warnings.length, 1);
+  assert.match(json.warnings[0], /did you mean "fs\.delete"/);
+  assert.deepEqual(defineJsonTool({ ...json.descriptor, effects: ["billing.charge"], run: () => ({}) }).warnings, []);
 });

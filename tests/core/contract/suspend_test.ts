@@ -42,15 +42,15 @@ function deployTool(version = "1.0.0") {
     name: "deploy",
     version,
     description: "Deploy a service.",
-    input: v.object({ service: v.pipe(v.string(), v.minLength(1)), replicas: v.number() }),
-    output: v.object({ deployed: v.string(), by: v.string() }),
+    inputSchema: v.object({ service: v.pipe(v.string(), v.minLength(1)), replicas: v.number() }),
+    outputSchema: v.object({ deployed: v.string(), by: v.string() }),
     effects: ["external.mutation"],
     run: (input, ctx) => {
       runs.push({ input, resume: ctx.resume });
       if (ctx.resume === undefined) {
         return suspend({
           reason: `Deploy ${input.service}?`,
-          resume: v.object({ approver: v.pipe(v.string(), v.minLength(1)) }),
+          resumeSchema: v.object({ approver: v.pipe(v.string(), v.minLength(1)) }),
           payload: { diff: "+2 replicas" },
         });
       }

@@ -25,7 +25,7 @@ Deno.test("defineTool() derives a Draft 2020-12 object schema from the Valibot i
   const tool = defineTool({
     name: "read_file",
     description: "Read a file.",
-    input: v.object({ path: v.pipe(v.string(), v.minLength(1)), limit: v.optional(v.number()) }),
+    inputSchema: v.object({ path: v.pipe(v.string(), v.minLength(1)), limit: v.optional(v.number()) }),
     effects: ["fs.read"],
     run: () => ({}),
   });
@@ -48,7 +48,7 @@ Deno.test("defineTool() refuses an input shape JSON cannot carry", () => {
   };
   for (const [label, input] of Object.entries(shapes)) {
     assert.throws(
-      () => defineTool({ name: "shape", description: "Shape.", input, effects: [], run: () => ({}) }),
+      () => defineTool({ name: "shape", description: "Shape.", inputSchema: input, effects: [], run: () => ({}) }),
       (error: unknown) => {
         assert.ok(error instanceof InvalidSpecError, label);
         assert.match(error.message, /holds a shape JSON cannot carry/, label);
@@ -63,7 +63,7 @@ Deno.test("defineTool() lists transforms and custom checks as warnings", () => {
   const tool = defineTool({
     name: "shout",
     description: "Shouts.",
-    input: v.object({
+    inputSchema: v.object({
       text: v.pipe(v.string(), v.trim(), v.check((text) => text !== "quiet", "Not quiet")),
     }),
     effects: [],
@@ -77,19 +77,28 @@ Deno.test("defineTool() lists transforms and custom checks as warnings", () => {
 Deno.test("defineTool() refuses an input, output or run of the wrong kind", () => {
   const input = v.object({});
   assertDefinitionRefused(
-    () => defineTool({ name: "t", description: "T.", input: { type: "object" } as never, effects: [], run: () => 1 }),
-    /input must be a Valibot schema/,
+    () =>
+      defineTool({ name: "t", description: "T.", inputSchema: { type: "object" } as never, effects: [], run: () => 1 }),
+    /inputSchema must be a Valibot schema/,
   );
   assertDefinitionRefused(
-    () => defineTool({ name: "t", description: "T.", input, output: {} as never, effects: [], run: () => 1 as never }),
-    /output must be a Valibot schema/,
+    () =>
+      defineTool({
+        name: "t",
+        description: "T.",
+        inputSchema: input,
+        outputSchema: {} as never,
+        effects: [],
+        run: () => 1 as never,
+      }),
+    /outputSchema must be a Valibot schema/,
   );
   assertDefinitionRefused(
-    () => defineTool({ name: "t", description: "T.", input, effects: [], run: "no" as never }),
+    () => defineTool({ name: "t", description: "T.", inputSchema: input, effects: [], run: "no" as never }),
     /run must be a function/,
   );
   assertDefinitionRefused(
-    () => defineTool({ name: "t", description: "T.", input: v.string() as never, effects: [], run: () => 1 }),
+    () => defineTool({ name: "t", description: "T.", inputSchema: v.string() as never, effects: [], run: () => 1 }),
     /type "object"/,
   );
 });
@@ -98,7 +107,7 @@ Deno.test("defineTool() validates with an async Valibot schema", async () => {
   const tool = defineTool({
     name: "async_check",
     description: "Checks later.",
-    input: v.objectAsync({
+    inputSchema: v.objectAsync({
       name: v.pipeAsync(v.string(), v.checkAsync(async (name) => (await Promise.resolve(name)) !== "taken", "Taken")),
     }),
     effects: [],

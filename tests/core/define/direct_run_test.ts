@@ -9,8 +9,8 @@ import { type DynTool, toolFailure } from "../../../dyn.ts";
 const echo = defineTool({
   name: "echo",
   description: "Echoes a text.",
-  input: v.object({ text: v.string() }),
-  output: v.object({ text: v.string() }),
+  inputSchema: v.object({ text: v.string() }),
+  outputSchema: v.object({ text: v.string() }),
   effects: [],
   run: (input, ctx) => {
     ctx.progress({ message: "echoing" });

@@ -84,7 +84,7 @@ Deno.test("ToolSet.call() ends timeout within the timeout plus a margin when the
   const stuck = defineTool({
     name: "stuck",
     description: "Never finishes.",
-    input: v.object({}),
+    inputSchema: v.object({}),
     effects: ["fs.write"],
     run: (_input, ctx) => {
       seen = ctx;
@@ -254,7 +254,7 @@ Deno.test("ToolSet.stream() aborts a typed handler's signal when the caller stop
   const stuck = defineTool({
     name: "stuck",
     description: "Reports progress, then never finishes.",
-    input: v.object({}),
+    inputSchema: v.object({}),
     effects: [],
     run: (_input, ctx) => {
       seen = ctx;

@@ -56,7 +56,7 @@ Deno.test("ToolSet.stream() yields a typed tool's ctx.progress reports in order,
   const count = defineTool({
     name: "count",
     description: "Counts.",
-    input: v.object({ to: v.number() }),
+    inputSchema: v.object({ to: v.number() }),
     effects: [],
     run: async (input, ctx) => {
       for (let i = 1; i <= input.to; i++) {
@@ -98,7 +98,7 @@ Deno.test("ctx.progress throws a TypeError for a malformed report, which fails t
   const bad = defineTool({
     name: "bad_progress",
     description: "Reports NaN progress.",
-    input: v.object({}),
+    inputSchema: v.object({}),
     effects: [],
     run: (_input, ctx) => {
       ctx.progress({ progress: 0 / 0 });
@@ -119,7 +119,7 @@ Deno.test("ctx.progress after the call ended is dropped: no event and no error",
   const early = defineTool({
     name: "early",
     description: "Keeps its context.",
-    input: v.object({}),
+    inputSchema: v.object({}),
     effects: [],
     run: (_input, ctx) => {
       saved = ctx;

@@ -56,7 +56,7 @@ function spies(): Spy[] {
   const typedTool = defineTool({
     name: "save_note",
     description: "Saves a note.",
-    input: v.strictObject({ title: v.string(), count: v.optional(v.pipe(v.number(), v.integer())) }),
+    inputSchema: v.strictObject({ title: v.string(), count: v.optional(v.pipe(v.number(), v.integer())) }),
     effects: [],
     run: (input) => {
       typed.push(input);
@@ -120,7 +120,7 @@ Deno.test("ToolSet.call() hands a typed tool's handler the typed, transformed in
   const tool = defineTool({
     name: "tag_note",
     description: "Tags a note.",
-    input: v.object({
+    inputSchema: v.object({
       title: v.pipe(v.string(), v.trim(), v.toUpperCase()),
       tags: v.pipe(v.array(v.string()), v.transform((tags) => new Set(tags))),
       limit: v.optional(v.number(), 10),
@@ -147,7 +147,7 @@ Deno.test("ToolSet.call() never mutates the caller's argument object, even when 
   const typed = defineTool({
     name: "typed_note",
     description: "Sorts tags.",
-    input: v.object({
+    inputSchema: v.object({
       title: v.pipe(v.string(), v.trim()),
       tags: v.array(v.string()),
       meta: v.object({ pinned: v.boolean() }),
@@ -187,7 +187,7 @@ Deno.test("ToolSet.call() accepts a deep-frozen argument object and transforms a
   const tool = defineTool({
     name: "frozen",
     description: "Trims.",
-    input: v.object({ title: v.pipe(v.string(), v.trim()), tags: v.array(v.string()) }),
+    inputSchema: v.object({ title: v.pipe(v.string(), v.trim()), tags: v.array(v.string()) }),
     effects: [],
     run: (input) => {
       input.tags.push("b");
@@ -325,7 +325,7 @@ Deno.test("ToolSet.call() honours a schema that requires __proto__", async () =>
   const typed = defineTool({
     name: "proto_typed",
     description: "Needs __proto__.",
-    input: v.strictObject({ ["__proto__"]: v.string() }),
+    inputSchema: v.strictObject({ ["__proto__"]: v.string() }),
     effects: [],
     run: (input) => {
       received.push(input);
@@ -694,8 +694,8 @@ Deno.test("ToolSet.call() reports invalid_output when the output breaks outputSc
   const typed = defineTool({
     name: "typed_out",
     description: "Returns a bad count.",
-    input: v.object({}),
-    output: v.object({ count: v.number() }),
+    inputSchema: v.object({}),
+    outputSchema: v.object({ count: v.number() }),
     effects: [],
     run: () => ({ count: "three" }) as unknown as { count: number },
   });
@@ -750,7 +750,7 @@ Deno.test("ToolSet.call() reports at most 16 diagnostics for 40 errors, sorted b
   const typed = defineTool({
     name: "typed_forty",
     description: "Forty ways to fail.",
-    input: v.object({
+    inputSchema: v.object({
       alias: v.pipe(v.string(), v.minLength(3), v.regex(/^[a-z]+$/)),
       items: v.array(v.pipe(v.number(), v.integer())),
     }),

@@ -9,7 +9,7 @@ const meta = { description: "Counts a path.", effects: [] } as const;
 const valibotTool = defineTool({
   ...meta,
   name: "count_valibot",
-  input: v.object({
+  inputSchema: v.object({
     path: v.pipe(v.string(), v.minLength(1)),
     count: v.pipe(v.number(), v.integer(), v.minValue(0)),
   }),
@@ -18,13 +18,13 @@ const valibotTool = defineTool({
 const zodTool = defineTool({
   ...meta,
   name: "count_zod",
-  input: z.object({ path: z.string().min(1), count: z.number().int().min(0) }),
+  inputSchema: z.object({ path: z.string().min(1), count: z.number().int().min(0) }),
   run: (input) => ({ path: input.path, count: input.count }),
 });
 const arkTool = defineTool({
   ...meta,
   name: "count_arktype",
-  input: type({ path: "string >= 1", count: "number.integer >= 0" }),
+  inputSchema: type({ path: "string >= 1", count: "number.integer >= 0" }),
   run: (input) => ({ path: input.path, count: input.count }),
 });
 
@@ -70,13 +70,13 @@ Deno.test("A zod strict object reports an unknown property as additionalProperti
   const strictZod = defineTool({
     ...meta,
     name: "strict_zod",
-    input: z.strictObject({ path: z.string() }),
+    inputSchema: z.strictObject({ path: z.string() }),
     run: () => ({}),
   });
   const strictValibot = defineTool({
     ...meta,
     name: "strict_valibot",
-    input: v.strictObject({ path: v.string() }),
+    inputSchema: v.strictObject({ path: v.string() }),
     run: () => ({}),
   });
   const args = { path: "a", mode: "x" };
@@ -96,8 +96,8 @@ Deno.test("A zod 4 tool runs with the parsed input, defaults applied", async () 
   const tool = defineTool({
     ...meta,
     name: "greet",
-    input: z.object({ name: z.string(), loud: z.boolean().default(false) }),
-    output: z.object({ text: z.string() }),
+    inputSchema: z.object({ name: z.string(), loud: z.boolean().default(false) }),
+    outputSchema: z.object({ text: z.string() }),
     run: (input) => ({ text: input.loud ? input.name.toUpperCase() : input.name }),
   });
   const end = await new ToolSet().register(tool).call({ id: "1", name: "greet", arguments: '{"name":"ada"}' });
@@ -109,8 +109,8 @@ Deno.test("A zod 4 output schema turns a bad output into invalid_output", async 
   const tool = defineTool({
     ...meta,
     name: "bad_output",
-    input: z.object({}),
-    output: z.object({ text: z.string() }),
+    inputSchema: z.object({}),
+    outputSchema: z.object({ text: z.string() }),
     run: () => ({ text: 5 }) as never,
   });
   const end = await new ToolSet().register(tool).call({ id: "1", name: "bad_output" });
@@ -137,7 +137,7 @@ Deno.test("defineTool() validates through an asynchronous Standard Schema", asyn
   const tool = defineTool({
     ...meta,
     name: "city",
-    input: asyncCity,
+    inputSchema: asyncCity,
     inputJsonSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
     run: (input) => ({ city: input.city }),
   });
@@ -156,7 +156,7 @@ Deno.test("defineTool() prefers an explicit inputJsonSchema to the schema's own 
   const tool = defineTool({
     ...meta,
     name: "explicit",
-    input: z.object({ path: z.string() }),
+    inputSchema: z.object({ path: z.string() }),
     inputJsonSchema,
     run: () => ({}),
   });
@@ -165,7 +165,7 @@ Deno.test("defineTool() prefers an explicit inputJsonSchema to the schema's own 
 
 Deno.test("defineTool() refuses a Standard Schema that offers no JSON Schema when none is given", () => {
   assert.throws(
-    () => defineTool({ ...meta, name: "city", input: asyncCity, run: () => ({}) }),
+    () => defineTool({ ...meta, name: "city", inputSchema: asyncCity, run: () => ({}) }),
     (error: unknown) => {
       assert.ok(error instanceof InvalidSpecError);
       assert.match(error.message, /^Cannot define "city" as its test input schema offers no JSON Schema conversion/);
@@ -177,7 +177,7 @@ Deno.test("defineTool() refuses a Standard Schema that offers no JSON Schema whe
 
 Deno.test("defineTool() refuses a zod input whose conversion fails, and says to pass inputJsonSchema", () => {
   assert.throws(
-    () => defineTool({ ...meta, name: "when", input: z.object({ at: z.date() }), run: () => ({}) }),
+    () => defineTool({ ...meta, name: "when", inputSchema: z.object({ at: z.date() }), run: () => ({}) }),
     (error: unknown) => {
       assert.ok(error instanceof InvalidSpecError);
       assert.match(
@@ -195,7 +195,7 @@ Deno.test("defineTool() refuses inputJsonSchema beside a Valibot input, and outp
       defineTool({
         ...meta,
         name: "mixed",
-        input: v.object({}),
+        inputSchema: v.object({}),
         inputJsonSchema: { type: "object" },
         run: () => ({}),
       }),
@@ -206,7 +206,7 @@ Deno.test("defineTool() refuses inputJsonSchema beside a Valibot input, and outp
       defineTool({
         ...meta,
         name: "mixed",
-        input: z.object({}),
+        inputSchema: z.object({}),
         outputJsonSchema: { type: "object" },
         run: () => ({}),
       }),
@@ -216,8 +216,8 @@ Deno.test("defineTool() refuses inputJsonSchema beside a Valibot input, and outp
 
 Deno.test("defineTool() refuses an input that is neither Valibot nor a Standard Schema", () => {
   assert.throws(
-    () => defineTool({ ...meta, name: "plain", input: { type: "object" } as never, run: () => ({}) }),
-    /^InvalidSpecError: Cannot define "plain" as input must be a Valibot schema or a Standard Schema/,
+    () => defineTool({ ...meta, name: "plain", inputSchema: { type: "object" } as never, run: () => ({}) }),
+    /^InvalidSpecError: Cannot define "plain" as inputSchema must be a Valibot schema or a Standard Schema/,
   );
 });
 
@@ -225,7 +225,7 @@ Deno.test("defineTool() types the handler's input from a zod 4 schema", () => {
   const tool = defineTool({
     ...meta,
     name: "typed",
-    input: z.object({ n: z.number() }),
+    inputSchema: z.object({ n: z.number() }),
     run: (input) => {
       const n: number = input.n;
       return { n };
@@ -239,19 +239,19 @@ Deno.test("An ArkType tool reports a bad literal union as enum and a rejected ke
   const ark = defineTool({
     ...meta,
     name: "unit_arktype",
-    input: type({ "+": "reject", unit: "'c' | 'f'" }),
+    inputSchema: type({ "+": "reject", unit: "'c' | 'f'" }),
     run: () => ({}),
   });
   const valibot = defineTool({
     ...meta,
     name: "unit_valibot",
-    input: v.strictObject({ unit: v.picklist(["c", "f"]) }),
+    inputSchema: v.strictObject({ unit: v.picklist(["c", "f"]) }),
     run: () => ({}),
   });
   const zod = defineTool({
     ...meta,
     name: "unit_zod",
-    input: z.strictObject({ unit: z.enum(["c", "f"]) }),
+    inputSchema: z.strictObject({ unit: z.enum(["c", "f"]) }),
     run: () => ({}),
   });
   const args = { unit: "k", mode: "x" };
@@ -268,7 +268,7 @@ Deno.test("A Standard Schema that returns no result fails the call as contract, 
   const tool = defineTool({
     ...meta,
     name: "broken",
-    input: broken,
+    inputSchema: broken,
     inputJsonSchema: { type: "object" },
     run: () => ({}),
   });

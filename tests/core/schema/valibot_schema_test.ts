@@ -23,7 +23,7 @@ Deno.test("defineTool's handler gets the input schema's output type", async () =
   const tool = defineTool({
     name: "measure",
     description: "Measures a text.",
-    input: v.object({ text: v.pipe(v.string(), v.transform((text) => text.length)) }),
+    inputSchema: v.object({ text: v.pipe(v.string(), v.transform((text) => text.length)) }),
     effects: [],
     run: (input) => {
       const size: number = input.text;
