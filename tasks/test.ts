@@ -1,6 +1,8 @@
 // The test task: every check the project has, in order, with one summary.
 // Each step is a Deno subcommand run with this same Deno binary.
 
+import { countsOf, type TestCounts } from "./_test_counts.ts";
+
 interface Step {
   readonly name: string;
   readonly args: readonly string[];
@@ -59,7 +61,16 @@ const steps: readonly Step[] = [
   },
   {
     name: "integration tests",
-    args: ["test", DEV_LOCK, "--no-prompt", "--allow-read", "--allow-env", "--allow-run", "tests/integration/"],
+    args: [
+      "test",
+      DEV_LOCK,
+      "--no-prompt",
+      "--allow-read",
+      "--allow-env",
+      "--allow-run",
+      "tests/integration/",
+      "tests/tasks/",
+    ],
   },
   // Real MCP servers (spawned and over loopback HTTP) and the MCP conformance suite.
   { name: "MCP tests", args: ["test", DEV_LOCK, "--allow-all", "tests/mcp/"] },
@@ -76,24 +87,52 @@ const steps: readonly Step[] = [
 ];
 
 const only = Deno.args.length > 0 ? new Set(Deno.args) : undefined;
-const results: { name: string; ok: boolean; seconds: number }[] = [];
+// Colours only for a person at a terminal; logs stay plain.
+const env: Record<string, string> = Deno.stdout.isTerminal() ? {} : { NO_COLOR: "1" };
+
+/** Copies a step's output through, line by line, adding up the test counts it reports. */
+async function relay(stream: ReadableStream<Uint8Array>, sink: typeof Deno.stdout, tally: TestCounts[]) {
+  const encoder = new TextEncoder();
+  let pending = "";
+  for await (const text of stream.pipeThrough(new TextDecoderStream())) {
+    const lines = (pending + text).split("\n");
+    pending = lines.pop()!;
+    for (const line of lines) {
+      const counts = countsOf(line);
+      if (counts) tally.push(counts);
+      await sink.write(encoder.encode(`${line}\n`));
+    }
+  }
+  if (pending) {
+    const counts = countsOf(pending);
+    if (counts) tally.push(counts);
+    await sink.write(encoder.encode(pending));
+  }
+}
+
+const results: { name: string; ok: boolean; seconds: number; passed: number; failed: number }[] = [];
 for (const step of steps) {
   if (only && !only.has(step.name)) continue;
   console.log(`\n=== ${step.name}: deno ${step.args.join(" ")}`);
   const started = performance.now();
-  const { code } = await new Deno.Command(Deno.execPath(), {
-    args: [...step.args],
-    stdout: "inherit",
-    stderr: "inherit",
-  })
-    .output();
-  results.push({ name: step.name, ok: code === 0, seconds: (performance.now() - started) / 1000 });
+  const child = new Deno.Command(Deno.execPath(), { args: [...step.args], env, stdout: "piped", stderr: "piped" })
+    .spawn();
+  const tally: TestCounts[] = [];
+  await Promise.all([relay(child.stdout, Deno.stdout, tally), relay(child.stderr, Deno.stderr, tally)]);
+  const { code } = await child.status;
+  const passed = tally.reduce((sum, counts) => sum + counts.passed, 0);
+  // A step that fails without reporting a failed test (a format or type error) still counts as one failure.
+  const failed = Math.max(tally.reduce((sum, counts) => sum + counts.failed, 0), code === 0 ? 0 : 1);
+  results.push({ name: step.name, ok: code === 0, seconds: (performance.now() - started) / 1000, passed, failed });
 }
 
 console.log("\n=== summary");
-for (const { name, ok, seconds } of results) {
-  console.log(`${ok ? "ok  " : "FAIL"} ${name} (${seconds.toFixed(1)} s)`);
+for (const { name, ok, seconds, passed, failed } of results) {
+  const counts = passed + failed > 0 ? `, ${passed} passed, ${failed} failed` : "";
+  console.log(`${ok ? "ok  " : "FAIL"} ${name} (${seconds.toFixed(1)} s${counts})`);
 }
-const failedCount = results.filter((result) => !result.ok).length;
-console.log(`steps: ${results.length - failedCount} passed, ${failedCount} failed`);
-Deno.exit(failedCount === 0 ? 0 : 1);
+const failedSteps = results.filter((result) => !result.ok).length;
+console.log(`steps: ${results.length - failedSteps} passed, ${failedSteps} failed`);
+const total = (key: "passed" | "failed") => results.reduce((sum, result) => sum + result[key], 0);
+console.log(`tests: ${total("passed")} passed, ${total("failed")} failed`);
+Deno.exit(failedSteps === 0 ? 0 : 1);
