@@ -20,13 +20,14 @@ import { type Reporter, reporter } from "./demo_report.ts";
 const HELP = `Salvor tools demo: one agent step, end to end, with no model.
 
 Usage:
-  deno task demo [--json] [--provider openai|anthropic|gemini|mcp] [--mcp "<command>"]
+  deno task demo [--json] [--show-projections] [--provider openai|anthropic|gemini|mcp] [--mcp "<command>"]
   deno task demo --resume <file> (--approve | --deny) [--json]
 
 Options:
   --help             Show this help.
   --json             Print machine-readable events, one JSON object a line.
-  --provider NAME    The format the tool list is shown in (default: openai).
+  --show-projections Print every tool as the provider receives it.
+  --provider NAME    The provider format for --show-projections (default: openai).
   --mcp "<command>"  The MCP server to start over stdio (default: the example server in examples/),
                      e.g. --mcp "npx -y @modelcontextprotocol/server-everything".
   --out <file>       Where a call parked for approval is written (default: demo.suspended.json).
@@ -53,6 +54,12 @@ function defaultServer(): { command: string; args: string[] } {
     command: Deno.execPath(),
     args: ["run", "--quiet", "--no-prompt", "--config", config.pathname, server.pathname],
   };
+}
+
+/** Hands out call ids in the order calls are made: call_1, call_2, ... */
+function callIds(after = 0): () => string {
+  let last = after;
+  return () => `call_${++last}`;
 }
 
 class Outcomes {
@@ -104,15 +111,17 @@ async function runScript(flags: Flags, report: Reporter): Promise<number> {
   await using _closeOnExit = mcp;
   const tools = mcp.register(new ToolSet().register(...demoTools(files)));
   const project = PROVIDERS[flags.provider];
-  report.tools(
-    flags.provider,
-    tools.descriptors().map((descriptor) => ({
+  report.tools({
+    provider: flags.provider,
+    rows: tools.descriptors().map((descriptor) => ({
       name: descriptor.name,
       effectClass: effectClass(descriptor),
       schedulerClass: schedulerClass(descriptor),
-      projected: project(descriptor),
+      ...(flags.showProjections ? { projected: project(descriptor) } : {}),
     })),
-  );
+    untrusted: { server: mcp.name, tools: mcp.tools.map((tool) => tool.descriptor.name) },
+  });
+  const nextId = callIds();
 
   const outcomes = new Outcomes();
   const mcpTool = (name: string) => tools.descriptors().find((d) => d.name === `${mcp.name}__${name}`);
@@ -120,26 +129,26 @@ async function runScript(flags: Flags, report: Reporter): Promise<number> {
   const wordCount = mcpTool("word_count");
 
   report.step("A valid call");
-  await dispatch(tools, { id: "call_1", name: "calculate", arguments: '{"op":"mul","a":6,"b":7}' }, report, outcomes);
+  await dispatch(tools, { id: nextId(), name: "calculate", arguments: '{"op":"mul","a":6,"b":7}' }, report, outcomes);
 
   report.step("Bad arguments: the handler never runs, the model reads diagnostics");
   await dispatch(
     tools,
-    { id: "call_2", name: "calculate", arguments: '{"op":"pow","a":"six","c":1}' },
+    { id: nextId(), name: "calculate", arguments: '{"op":"pow","a":"six","c":1}' },
     report,
     outcomes,
   );
 
   report.step("An unknown tool");
-  await dispatch(tools, { id: "call_3", name: "delete_everything", arguments: "{}" }, report, outcomes);
+  await dispatch(tools, { id: nextId(), name: "delete_everything", arguments: "{}" }, report, outcomes);
 
   report.step("A parallel batch, split into waves by plan()");
   const batch: ToolCall[] = [
-    { id: "call_4", name: "read_file", arguments: '{"path":"notes/todo.md"}' },
-    { id: "call_5", name: "read_file", arguments: '{"path":"notes/ideas.md"}' },
-    { id: "call_6", name: "calculate", arguments: '{"op":"add","a":1,"b":2}' },
-    ...(echo ? [{ id: "call_7", name: echo.name, arguments: '{"message":"hello from the batch"}' }] : []),
-    { id: "call_8", name: "read_file", arguments: '{"path":"notes/missing.md"}' },
+    { id: nextId(), name: "read_file", arguments: '{"path":"notes/todo.md"}' },
+    { id: nextId(), name: "read_file", arguments: '{"path":"notes/ideas.md"}' },
+    { id: nextId(), name: "calculate", arguments: '{"op":"add","a":1,"b":2}' },
+    ...(echo ? [{ id: nextId(), name: echo.name, arguments: '{"message":"hello from the batch"}' }] : []),
+    { id: nextId(), name: "read_file", arguments: '{"path":"notes/missing.md"}' },
   ];
   const plan = tools.plan(batch);
   report.plan(plan.waves.map((wave) => wave.map((call) => call.id)), plan.refused.map((r) => r.call.id));
@@ -148,14 +157,14 @@ async function runScript(flags: Flags, report: Reporter): Promise<number> {
   if (wordCount) {
     report.step("An MCP tool with structured output, validated against its output schema");
     const text = JSON.stringify({ text: "tools the model can trust" });
-    await dispatch(tools, { id: "call_13", name: wordCount.name, arguments: text }, report, outcomes);
+    await dispatch(tools, { id: nextId(), name: wordCount.name, arguments: text }, report, outcomes);
   }
 
   report.step("A long-running call with progress");
-  await dispatch(tools, { id: "call_9", name: "index_docs", arguments: '{"chunks":20}' }, report, outcomes);
+  await dispatch(tools, { id: nextId(), name: "index_docs", arguments: '{"chunks":20}' }, report, outcomes);
 
   report.step("A call that times out, and the retry decision for it");
-  const search: ToolCall = { id: "call_10", name: "search_web", arguments: '{"query":"tool contracts"}' };
+  const search: ToolCall = { id: nextId(), name: "search_web", arguments: '{"query":"tool contracts"}' };
   const timedOut = await dispatch(tools, search, report, outcomes);
   if (timedOut.type === "failed") {
     const policy = new RetryPolicy();
@@ -164,7 +173,7 @@ async function runScript(flags: Flags, report: Reporter): Promise<number> {
 
   report.step("A write that needs approval: parked, written to a file");
   const write: ToolCall = {
-    id: "call_11",
+    id: nextId(),
     name: "write_file",
     arguments: '{"path":"notes/todo.md","text":"- ship the tool layer\\n- write the README\\n- record the demo\\n"}',
   };
@@ -195,6 +204,8 @@ async function resumeFromFile(flags: Flags, report: Reporter): Promise<number> {
   const tools = new ToolSet().register(...demoTools(files));
   const outcomes = new Outcomes();
   const call: ToolCall = { id: record.callId ?? "?", name: record.tool ?? "?", arguments: record.input };
+  // Ids go on from the parked call's, as the same conversation would.
+  const nextId = callIds(Number(/^call_(\d+)$/.exec(String(record.callId))?.[1] ?? 0));
   report.step(`Resuming ${call.id} (${call.name}) in a new process: ${flags.approve ? "approved" : "denied"}`);
   report.call(call);
   const terminal = await tools.resume(record, { approved: flags.approve }, {
@@ -204,7 +215,7 @@ async function resumeFromFile(flags: Flags, report: Reporter): Promise<number> {
   report.terminal(call, terminal);
   if (terminal.type === "output" && flags.approve) {
     report.step("Reading the file back");
-    await dispatch(tools, { id: "call_12", name: "read_file", arguments: { path: "notes/todo.md" } }, report, outcomes);
+    await dispatch(tools, { id: nextId(), name: "read_file", arguments: { path: "notes/todo.md" } }, report, outcomes);
   }
   report.summary({
     calls: outcomes.calls,
@@ -216,6 +227,7 @@ async function resumeFromFile(flags: Flags, report: Reporter): Promise<number> {
 
 interface Flags {
   readonly json: boolean;
+  readonly showProjections: boolean;
   readonly provider: string;
   readonly mcp?: string;
   readonly out: string;
@@ -231,6 +243,7 @@ function readFlags(args: string[]): Flags | string {
       options: {
         help: { type: "boolean" },
         json: { type: "boolean" },
+        "show-projections": { type: "boolean" },
         provider: { type: "string" },
         mcp: { type: "string" },
         out: { type: "string" },
@@ -253,6 +266,7 @@ function readFlags(args: string[]): Flags | string {
   if (parsed.resume === undefined && (parsed.approve || parsed.deny)) return "--approve and --deny go with --resume.";
   return {
     json: parsed.json ?? false,
+    showProjections: parsed["show-projections"] ?? false,
     provider,
     mcp: parsed.mcp,
     out: parsed.out ?? "demo.suspended.json",

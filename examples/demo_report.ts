@@ -8,7 +8,15 @@ export interface ToolRow {
   readonly name: string;
   readonly effectClass: string;
   readonly schedulerClass: string;
-  readonly projected: unknown;
+  /** The tool as the provider receives it, when the projections are asked for. */
+  readonly projected?: unknown;
+}
+
+/** The tool list, and which tools came from an MCP server the host does not trust. */
+export interface ToolList {
+  readonly provider: string;
+  readonly rows: readonly ToolRow[];
+  readonly untrusted: { readonly server: string; readonly tools: readonly string[] };
 }
 
 /** The run's totals. */
@@ -20,7 +28,7 @@ export interface Summary {
 
 /** Everything the demo reports. */
 export interface Reporter {
-  tools(provider: string, rows: readonly ToolRow[]): void;
+  tools(list: ToolList): void;
   step(title: string): void;
   call(call: ToolCall): void;
   progress(call: ToolCall, event: ProgressEvent): void;
@@ -37,7 +45,7 @@ const encoder = new TextEncoder();
 function jsonReporter(): Reporter {
   const emit = (event: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ event, ...fields }));
   return {
-    tools: (provider, rows) => emit("tools", { provider, tools: rows }),
+    tools: (list) => emit("tools", { provider: list.provider, tools: list.rows, untrusted: list.untrusted }),
     step: (title) => emit("step", { title }),
     call: (call) => emit("call", { id: call.id, name: call.name, arguments: call.arguments }),
     progress: (call, event) => emit("progress", { id: call.id, ...event }),
@@ -48,6 +56,10 @@ function jsonReporter(): Reporter {
     summary: (summary) => emit("summary", { ...summary }),
     error: (message) => emit("error", { message }),
   };
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
 function indent(text: string, by = "    "): string {
@@ -70,16 +82,29 @@ function textReporter(): Reporter {
     console.log(line);
   };
   return {
-    tools(provider, rows) {
-      print(`Tools as a model receives them (${provider} format):`);
-      print(indent(JSON.stringify(rows.map((row) => row.projected), null, 2), "  "));
-      print("\nHow the runtime classifies them:");
+    tools({ provider, rows, untrusted }) {
+      const projected = rows.filter((row) => row.projected !== undefined);
+      if (projected.length > 0) {
+        print(`Tools as a model receives them (${provider} format):`);
+        print(indent(JSON.stringify(projected.map((row) => row.projected), null, 2), "  "));
+        print("");
+      }
+      print(`${plural(rows.length, "tool")}, and how the runtime classifies them:`);
       const width = Math.max(...rows.map((row) => row.name.length));
       for (const row of rows) {
         print(
           `  ${row.name.padEnd(width)}  effect class ${row.effectClass.padEnd(10)}  scheduler ${row.schedulerClass}`,
         );
       }
+      if (untrusted.tools.length > 0) {
+        print(
+          `  ${
+            untrusted.tools.join(" and ")
+          } come from MCP server "${untrusted.server}", which the host does not trust:` +
+            "\n  their effects fail closed (write, serial, never retried) until the host passes trusted: true or overrides.",
+        );
+      }
+      if (projected.length === 0) print(`  (--show-projections prints them as ${provider} receives them)`);
     },
     step: (title) => print(`\n== ${title}`),
     call: (call) =>
@@ -92,7 +117,11 @@ function textReporter(): Reporter {
       const done = event.progress ?? 0;
       const total = event.total ?? 0;
       if (!live) {
-        print(`   ${call.id} progress ${done}${total ? `/${total}` : ""}${event.message ? ` ${event.message}` : ""}`);
+        // A log gets the quarters, not every step.
+        const quarter = total > 0 ? Math.floor((done * 4) / total) : 0;
+        if (total > 0 && quarter > Math.floor(((done - 1) * 4) / total)) {
+          print(`   ${call.id} progress ${done}/${total}${event.message ? ` ${event.message}` : ""}`);
+        }
         return;
       }
       const width = 30;
@@ -137,7 +166,7 @@ function textReporter(): Reporter {
     },
     summary({ calls, outcomes, ms }) {
       const kinds = Object.entries(outcomes).map(([kind, count]) => `${count} ${kind}`).join(", ");
-      print(`\nSummary: ${calls} calls in ${ms} ms: ${kinds}.`);
+      print(`\nSummary: ${plural(calls, "call")} in ${ms} ms: ${kinds}.`);
     },
     error(message) {
       endBar();

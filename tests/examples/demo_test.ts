@@ -47,16 +47,20 @@ Deno.test("the demo's --json run shows every step in order and ends with its sum
     assert.equal(failureKind("call_2"), "invalid_input");
     assert.equal(failureKind("call_3"), "not_found");
     assert.equal(failureKind("call_8"), "handler");
-    assert.equal(failureKind("call_10"), "timeout");
-    assert.equal(terminalOf("call_11").type, "suspended");
+    assert.equal(failureKind("call_11"), "timeout");
+    assert.equal(terminalOf("call_12").type, "suspended");
+
+    // Ids are handed out in the order the calls are made.
+    const ids = lines.filter((line) => line.event === "call").map((line) => Number(String(line.id).slice(5)));
+    assert.deepEqual(ids, Array.from({ length: 12 }, (_, i) => i + 1));
 
     const plan = lines.find((line) => line.event === "plan")!;
     assert.deepEqual(plan.waves, [["call_4", "call_5", "call_6"], ["call_7"], ["call_8"]]);
 
-    const progress = lines.filter((line) => line.event === "progress" && line.id === "call_9");
+    const progress = lines.filter((line) => line.event === "progress" && line.id === "call_10");
     assert.equal(progress.length, 20);
     assert.deepEqual(progress.map((line) => line.progress), Array.from({ length: 20 }, (_, i) => i + 1));
-    assert.ok(kinds.indexOf("progress") < lines.indexOf(terminalOf("call_9")));
+    assert.ok(kinds.indexOf("progress") < lines.indexOf(terminalOf("call_10")));
 
     const retry = lines.find((line) => line.event === "retry")!;
     assert.equal((retry.decision as { retry: boolean }).retry, true);
@@ -88,9 +92,9 @@ Deno.test("a write parked by the demo resumes from its file in a second process"
     const approved = await runDemo(["--json", "--resume", "parked.json", "--approve"], cwd);
     assert.equal(approved.code, 0);
     const lines = events(approved.stdout);
-    const written = lines.find((line) => line.event === "terminal" && line.id === "call_11")!;
+    const written = lines.find((line) => line.event === "terminal" && line.id === "call_12")!;
     assert.deepEqual((written.result as { output: unknown }).output, { written: true, bytes: 59 });
-    const readBack = lines.find((line) => line.event === "terminal" && line.id === "call_12")!;
+    const readBack = lines.find((line) => line.event === "terminal" && line.id === "call_13")!;
     assert.match((readBack.result as { output: { text: string } }).output.text, /record the demo/);
 
     const denied = await runDemo(["--json", "--resume", "parked.json", "--deny"], cwd);
@@ -127,6 +131,26 @@ Deno.test("the demo refuses unknown flags and a resume without an answer", async
     const help = await runDemo(["--help"], cwd);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /--resume <file>/);
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});
+
+Deno.test("the demo's story starts with the tools, not their projections, unless asked", async () => {
+  const cwd = await Deno.makeTempDir();
+  try {
+    const plain = await runDemo([], cwd);
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.match(plain.stdout, /^7 tools, and how the runtime classifies them:/m);
+    assert.doesNotMatch(plain.stdout, /"type": "function"/);
+    assert.match(plain.stdout, /which the host does not trust/);
+    assert.match(plain.stdout, /Summary: 12 calls in \d+ ms/);
+    assert.doesNotMatch(plain.stdout, /\b1 calls\b/);
+
+    const shown = await runDemo(["--show-projections", "--provider", "anthropic"], cwd);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /Tools as a model receives them \(anthropic format\)/);
+    assert.match(shown.stdout, /"input_schema"/);
   } finally {
     await Deno.remove(cwd, { recursive: true });
   }
