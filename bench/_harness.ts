@@ -20,6 +20,8 @@ export interface Stats {
   readonly p75: number;
   readonly p99: number;
   readonly samples: number;
+  /** The samples in the order they were taken: round by round, for paired ratios. */
+  readonly values: readonly number[];
 }
 
 /** The unit a row's numbers are in. */
@@ -70,8 +72,24 @@ export function summarise(values: readonly number[]): Stats {
     p75: quantile(sorted, 0.75),
     p99: quantile(sorted, 0.99),
     samples: sorted.length,
+    values: [...values],
   };
 }
+
+/** The median of the per-round ratios of two equally long series: drift that hits a round hits both sides. */
+function pairedRatio(values: readonly number[], reference: readonly number[]): number {
+  if (values.length !== reference.length || values.length === 0) return NaN;
+  return summarise(values.map((value, round) => value / reference[round])).median;
+}
+
+/**
+ * The least warm-up each contender gets in a full run, in operations: typed
+ * dispatch reaches its steady ratio only after about 30,000 calls, when the
+ * JIT has settled the whole path.
+ */
+export const MIN_WARMUP_OPS = 30_000;
+/** A contender slower than this many ms of warm-up stops warming up by time instead. */
+const MAX_WARMUP_MS = 3_000;
 
 /** Runs `count` operations and returns the elapsed ms. */
 async function timeBatch(contender: Contender, isAsync: boolean, count: number): Promise<number> {
@@ -89,11 +107,12 @@ async function timeBatch(contender: Contender, isAsync: boolean, count: number):
 }
 
 /**
- * Measures contenders side by side. After a warmup, each round runs one
- * timed batch of every contender, in an order that rotates from round to
- * round, so drift in the machine's state (other load, GC, frequency)
- * spreads over all contenders alike. Each sample is a batch's time per
- * operation, in ns.
+ * Measures contenders side by side. After a warmup (at least
+ * {@linkcode MIN_WARMUP_OPS} operations of each contender, or 3 s of it
+ * for a slow one), each round runs one timed batch of every contender, in
+ * an order that rotates from round to round, so drift in the machine's
+ * state (other load, GC, frequency) spreads over all contenders alike.
+ * Each sample is a batch's time per operation, in ns.
  *
  * @param contenders The functions to compare.
  * @param mode Full or smoke.
@@ -111,15 +130,21 @@ export async function compare(contenders: readonly Contender[], mode: Mode): Pro
   }
   // Warmup in slices, interleaved, then size each batch to about sampleMs.
   const perOpMs = contenders.map(() => Infinity);
+  const warmedOps = contenders.map(() => 0);
+  const warmedMs = contenders.map(() => 0);
+  const minOps = mode.smoke ? 0 : MIN_WARMUP_OPS;
+  const warm = (c: number) => warmedOps[c] >= minOps || warmedMs[c] >= MAX_WARMUP_MS;
   const warmupEnd = performance.now() + warmupMs * contenders.length;
   let count = 1;
   do {
     for (let c = 0; c < contenders.length; c++) {
       const elapsed = await timeBatch(contenders[c], isAsync[c], count);
       perOpMs[c] = Math.min(perOpMs[c], elapsed / count);
+      warmedOps[c] += count;
+      warmedMs[c] += elapsed;
     }
     count = Math.min(count * 2, 4096);
-  } while (performance.now() < warmupEnd);
+  } while (performance.now() < warmupEnd || !contenders.every((_, c) => warm(c)));
   const batch = perOpMs.map((ms) => Math.max(1, Math.round(sampleMs / Math.max(ms, 1e-6))));
   const samples: number[][] = contenders.map(() => []);
   for (let round = 0; round < rounds; round++) {
@@ -151,8 +176,13 @@ export function ratioRows(
   reference: string,
   targets: Readonly<Record<string, (ratio: number, all: readonly number[]) => Target>> = {},
 ): Row[] {
-  const base = stats[names.indexOf(reference)].median;
-  const ratios = stats.map((s) => s.median / base);
+  const base = stats[names.indexOf(reference)];
+  // Paired where the rounds pair up (every compare() case), else a ratio of medians.
+  const ratios = stats.map((s) =>
+    s.values.length === base.values.length && s.values.length > 0
+      ? pairedRatio(s.values, base.values)
+      : s.median / base.median
+  );
   return names.map((name, i) => ({
     group,
     name,

@@ -67,7 +67,7 @@ export async function mcpCase(mode: Mode): Promise<Row[]> {
     rows.push({
       group: `7. MCP round trip${group ? `, ${group}` : ""} (deno bench: mean in the median column)`,
       name: bench.name,
-      stats: { median: ok.avg, p75: ok.p75, p99: ok.p99, samples: ok.n },
+      stats: { median: ok.avg, p75: ok.p75, p99: ok.p99, samples: ok.n, values: [] },
       unit: "ns",
       ...(ratio === undefined ? {} : { ratio, ratioTo: baseline!.name }),
       ...(ratio === undefined || bench.baseline ? {} : { target: { text: "≤ 1.15× bare SDK", met: ratio <= 1.15 } }),

@@ -2,29 +2,28 @@
 // (time, retained memory per tool), descriptors() on the large set (first
 // call after a change, then repeated), and lookup by name.
 
-import { defineJsonTool, ToolSet } from "../mod.ts";
-import type { DynTool } from "../dyn.ts";
-import { check, compare, liveHeap, type Mode, type Row, type Stats, summarise } from "./_harness.ts";
+import { ToolSet } from "../mod.ts";
+import { makeTools } from "./_registry_tools.ts";
+import { check, compare, type Mode, type Row, type Stats, summarise } from "./_harness.ts";
 
-const INPUT_SCHEMA = {
-  type: "object",
-  properties: {
-    path: { type: "string", minLength: 1 },
-    limit: { type: "integer", minimum: 1, maximum: 1000 },
-  },
-  required: ["path"],
-  additionalProperties: false,
-};
+const PROBE = new URL("./_registry_heap_probe.ts", import.meta.url).pathname;
 
-function makeTools(count: number): DynTool[] {
-  return Array.from({ length: count }, (_, i) =>
-    defineJsonTool({
-      name: `tool_${String(i).padStart(5, "0")}`,
-      description: `Reads entry ${i}.`,
-      inputSchema: INPUT_SCHEMA,
-      effects: ["fs.read"],
-      run: () => ({ ok: true }),
-    }));
+/** The heap a fresh process retains per registered tool, measured by the probe. */
+async function retainedPerTool(count: number): Promise<number> {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--v8-flags=--expose-gc",
+      `--lock=${new URL("./deno.lock", import.meta.url).pathname}`,
+      PROBE,
+      `${count}`,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  check(code === 0, `the heap probe failed: ${decoder.decode(stderr).slice(-600)}`);
+  return JSON.parse(decoder.decode(stdout).trim().split("\n").at(-1)!).bytesPerTool;
 }
 
 function timed<T>(work: () => T): [T, number] {
@@ -35,7 +34,7 @@ function timed<T>(work: () => T): [T, number] {
 
 async function scale(count: number, mode: Mode, repeatedAt1k: Stats | undefined): Promise<Row[]> {
   const group = `4. Registry scale, ${count.toLocaleString("en")} tools`;
-  const reps = mode.smoke ? 1 : 3;
+  const reps = mode.smoke ? 1 : 5;
   const define: number[] = [];
   const register: number[] = [];
   const memory: number[] = [];
@@ -43,15 +42,13 @@ async function scale(count: number, mode: Mode, repeatedAt1k: Stats | undefined)
   let tools = new ToolSet();
   for (let rep = 0; rep < reps; rep++) {
     tools = new ToolSet();
-    const before = liveHeap();
     const [made, defineMs] = timed(() => makeTools(count));
     const [, registerMs] = timed(() => tools.register(...made));
-    const after = liveHeap();
     const [listed, firstMs] = timed(() => tools.descriptors());
     check(tools.size === count && listed.length === count, `the set holds ${tools.size} tools, not ${count}`);
     define.push(defineMs);
     register.push(registerMs);
-    memory.push((after - before) / count);
+    memory.push(await retainedPerTool(count));
     firstDescriptors.push(firstMs);
   }
   const names = [...tools].map((tool) => tool.descriptor.name);
@@ -65,7 +62,12 @@ async function scale(count: number, mode: Mode, repeatedAt1k: Stats | undefined)
   return [
     { group, name: "defineJsonTool × N (spec check + schema compile)", stats: summarise(define), unit: "ms" },
     { group, name: "register(...tools), all or none", stats: summarise(register), unit: "ms" },
-    { group, name: "retained heap per tool (defined + registered)", stats: summarise(memory), unit: "B" },
+    {
+      group,
+      name: "retained heap per tool, a fresh process (defined + registered, held)",
+      stats: summarise(memory),
+      unit: "B",
+    },
     { group, name: "descriptors(), first call after a change", stats: summarise(firstDescriptors), unit: "ms" },
     {
       group,
