@@ -25,11 +25,13 @@ function formatRatio(row: Row): string {
 
 /**
  * Renders rows as a Markdown table: one line a contender, grouped by case.
+ * A smoke run's timings mean nothing, so its targets are named but not judged.
  *
  * @param rows The rows, in case order.
+ * @param smoke Whether the rows come from a smoke run.
  * @returns The table.
  */
-export function renderTable(rows: readonly Row[]): string {
+export function renderTable(rows: readonly Row[], smoke: boolean): string {
   const header = ["case", "contender", "median", "p75", "p99", "n", "ratio", "target"];
   const lines = [
     `| ${header.join(" | ")} |`,
@@ -37,7 +39,8 @@ export function renderTable(rows: readonly Row[]): string {
   ];
   let group = "";
   for (const row of rows) {
-    const target = row.target ? `${row.target.met ? "met" : "**missed**"}: ${row.target.text}` : "";
+    const verdict = smoke ? "not judged in a smoke run" : row.target?.met ? "met" : "**missed**";
+    const target = row.target ? `${verdict}: ${row.target.text}` : "";
     lines.push(
       `| ${row.group === group ? "" : row.group} | ${row.name} | ${formatValue(row.stats.median, row.unit)} | ${
         formatValue(row.stats.p75, row.unit)

@@ -70,7 +70,7 @@ for (const [id, run] of CASES) {
   rows.push(...result);
   console.error(`case ${id} done in ${((performance.now() - caseStarted) / 1000).toFixed(1)} s`);
 }
-const table = renderTable(rows);
+const table = renderTable(rows, smoke);
 const seconds = (performance.now() - started) / 1000;
 console.log(table);
 console.log(
