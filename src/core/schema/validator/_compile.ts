@@ -171,7 +171,8 @@ export class Compiler {
         );
       }
     }
-    if ("$schema" in schema) {
+    // The root's `$schema` chose the draft, or the caller overrode it.
+    if ("$schema" in schema && location !== "") {
       const declared = schema.$schema;
       if (typeof declared !== "string") throw malformed("$schema", location, "a URI", declared);
       if (this.#options.draftOf(declared) !== draft) {
@@ -212,7 +213,7 @@ export class Compiler {
       if (keyword in schema) parts.push(lengthPart(keyword, schema[keyword], location));
     }
     if ("pattern" in schema) {
-      const pattern = this.#pattern(schema.pattern, "pattern", location);
+      const pattern = this.#pattern(schema.pattern, "pattern", `${location}/pattern`);
       const source = schema.pattern as string;
       parts.push({
         check: (value) => typeof value !== "string" || pattern.test(value),
@@ -239,16 +240,16 @@ export class Compiler {
     }
   }
 
-  #pattern(source: unknown, keyword: string, location: string): CompiledPattern {
-    if (typeof source !== "string") throw malformed(keyword, location, "a string", source);
-    const pointer = `${location}/${keyword}`;
+  /** Compiles the pattern at `pointer`, the value of `keyword` or one of its keys. */
+  #pattern(source: unknown, keyword: string, pointer: string): CompiledPattern {
+    if (typeof source !== "string") throw malformed(keyword, "", "a string", source, pointer);
     try {
       new RegExp(source, "u");
     } catch {
       try {
         new RegExp(source);
       } catch {
-        throw malformed(keyword, location, "a regular expression (ECMA-262)", source);
+        throw malformed(keyword, "", "a regular expression (ECMA-262)", source, pointer);
       }
       // Valid only without the `u` flag JSON Schema reads patterns with
       // (an identity escape such as `\_`): another validator may accept it.
@@ -362,7 +363,9 @@ export class Compiler {
     if ("patternProperties" in schema) {
       const map = this.#schemaMap(schema, "patternProperties", location);
       for (const source in map) {
-        patterns.push(this.#pattern(source, appendPointer("patternProperties", source), location));
+        patterns.push(
+          this.#pattern(source, "patternProperties", appendPointer(`${location}/patternProperties`, source)),
+        );
         patternNodes.push(child(map[source], appendPointer("patternProperties", source)));
       }
     }
@@ -592,20 +595,20 @@ function containsPart(node: Node, min: number, max: number): Part {
 
 function unevaluatedItemsPart(node: Node): Part {
   const check = checkOf(node);
-  const unevaluated = (items: unknown[], ev: Evaluated | undefined, index: number) =>
+  const unevaluated = (ev: Evaluated | undefined, index: number) =>
     ev === undefined || (index >= ev.items && !ev.itemSet?.has(index));
   return {
     check: (value, ev) => {
       if (!Array.isArray(value)) return true;
       for (let i = ev?.items ?? 0; i < value.length; i++) {
-        if (unevaluated(value, ev, i) && !check(value[i], undefined)) return false;
+        if (unevaluated(ev, i) && !check(value[i], undefined)) return false;
       }
       return true;
     },
     report: (value, path, sink, ev) => {
       const items = value as unknown[];
       for (let i = 0; i < items.length; i++) {
-        if (unevaluated(items, ev, i) && !node.check(items[i], undefined)) {
+        if (unevaluated(ev, i) && !node.check(items[i], undefined)) {
           notAllowed(
             sink,
             appendPointer(path, String(i)),

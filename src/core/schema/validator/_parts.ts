@@ -9,8 +9,13 @@ import { isObject, type Part, push } from "./_node.ts";
 import { MAX_SCHEMA_DEPTH } from "./_refs.ts";
 
 /** The refusal for a keyword whose value is not what the keyword takes. */
-export function malformed(keyword: string, location: string, expected: string, value: unknown): SchemaRefusal {
-  const pointer = `${location}/${keyword.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+export function malformed(
+  keyword: string,
+  location: string,
+  expected: string,
+  value: unknown,
+  pointer = `${location}/${keyword}`,
+): SchemaRefusal {
   return new SchemaRefusal(
     "invalid",
     "malformed",

@@ -13,7 +13,7 @@ import { nativePatterns, type PatternEngine } from "./patterns.ts";
 import { SchemaRefusal } from "./refusal.ts";
 import { Compiler } from "./_compile.ts";
 import type { Draft } from "./_keywords.ts";
-import type { Runtime } from "./_node.ts";
+import type { Node, Runtime } from "./_node.ts";
 import { createRegistry, indexDocument, resolveUri, ROOT_BASE } from "./_refs.ts";
 
 /** The drafts compiled: 2020-12 and draft-07. */
@@ -138,14 +138,23 @@ export function compileValidator(schema: unknown, options: ValidatorOptions = {}
     draftOf: (uri) => draftOf(uri),
   });
   const root = compiler.compile(schema, registry.bases.get(schema as object) ?? ROOT_BASE, "");
-  const expanded = expandedSize(root, budget.compiledNodes);
-  if (expanded > budget.compiledNodes) {
+  const { size, depth } = measure(root, budget.compiledNodes);
+  if (size > budget.compiledNodes) {
     throw new SchemaRefusal(
       "invalid",
       "budget",
       "$ref",
       "",
       `Cannot compile the schema as its references expand to more than ${budget.compiledNodes} schemas`,
+    );
+  }
+  if (depth > MAX_REFERENCE_DEPTH) {
+    throw new SchemaRefusal(
+      "invalid",
+      "depth",
+      "$ref",
+      "",
+      `Cannot compile the schema as its references nest deeper than ${MAX_REFERENCE_DEPTH} schemas`,
     );
   }
   const check = root.check;
@@ -165,14 +174,19 @@ export function compileValidator(schema: unknown, options: ValidatorOptions = {}
   };
 }
 
+// Validation recurses once per schema it nests into, references included:
+// this bound keeps the stack well within the engine's limit.
+const MAX_REFERENCE_DEPTH = 500;
+
 /**
  * The size the schema would have with every `$ref` inlined, counting a
- * reference back into itself once; counted without recursion and stopped
- * past `cap`, so an exponential expansion costs no more than `cap`.
+ * reference back into itself once, and its deepest nesting; counted without
+ * recursion and stopped past `cap`, so an exponential expansion costs no
+ * more than `cap`.
  */
-function expandedSize(root: import("./_node.ts").Node, cap: number): number {
-  type Node = import("./_node.ts").Node;
+function measure(root: Node, cap: number): { size: number; depth: number } {
   const sizes = new Map<Node, number>();
+  const depths = new Map<Node, number>();
   const open = new Set<Node>([root]);
   const stack: [Node, number][] = [[root, 0]];
   while (stack.length > 0) {
@@ -188,16 +202,16 @@ function expandedSize(root: import("./_node.ts").Node, cap: number): number {
       continue;
     }
     let size = 1;
+    let depth = 1;
     for (const child of node.children) {
-      size += open.has(child) ? 1 : sizes.get(child)!;
-      if (size > cap) {
-        size = cap + 1;
-        break;
-      }
+      const closed = !open.has(child);
+      size = Math.min(size + (closed ? sizes.get(child)! : 1), cap + 1);
+      if (closed) depth = Math.max(depth, depths.get(child)! + 1);
     }
     sizes.set(node, size);
+    depths.set(node, depth);
     open.delete(node);
     stack.pop();
   }
-  return sizes.get(root)!;
+  return { size: sizes.get(root)!, depth: depths.get(root)! };
 }
