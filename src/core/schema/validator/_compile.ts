@@ -23,12 +23,14 @@ import {
   lengthPart,
   malformed,
   multipleOfPart,
+  requiredNames,
   requiredPart,
   typePart,
   uniqueItemsPart,
 } from "./_parts.ts";
 import { MAX_SCHEMA_DEPTH, type Registry, resolveReference } from "./_refs.ts";
 import { FORMATS, STANDARD_FORMATS } from "./_formats.ts";
+import { leafCheck } from "./_leaf.ts";
 
 /** What the compiler needs besides the schema. */
 export interface CompilerOptions {
@@ -156,6 +158,9 @@ export class Compiler {
       this.#logicParts(schema, location, parts, child);
     }
     assemble(node, parts, tail, runtime, "unevaluatedProperties" in schema, "unevaluatedItems" in schema);
+    // A leaf cannot multiply the work, so it skips the step count as well.
+    const leaf = node.children.length === 0 ? leafCheck(schema, !this.#options.assertFormats) : undefined;
+    if (leaf !== undefined) node.check = leaf;
   }
 
   #checkKeywords(schema: Record<string, unknown>, location: string): void {
@@ -171,11 +176,13 @@ export class Compiler {
         );
       }
     }
-    // The root's `$schema` chose the draft, or the caller overrode it.
-    if ("$schema" in schema && location !== "") {
+    if ("$schema" in schema) {
       const declared = schema.$schema;
       if (typeof declared !== "string") throw malformed("$schema", location, "a URI", declared);
-      if (this.#options.draftOf(declared) !== draft) {
+      const declares = this.#options.draftOf(declared);
+      // The caller may compile the root as another known draft; an embedded
+      // resource of another draft, or a custom meta-schema, is not compiled.
+      if (declares === undefined || (declares !== draft && location !== "")) {
         throw new SchemaRefusal(
           "unsupported",
           "draft",
@@ -202,7 +209,9 @@ export class Compiler {
   }
 
   #valueParts(schema: Record<string, unknown>, location: string, parts: Part[]): void {
-    if ("type" in schema) parts.push(typePart(schema.type, location));
+    const type = "type" in schema ? typePart(schema.type, location) : undefined;
+    // A closed or open object with its type is checked in one part, below.
+    if (type !== undefined && !isFusedObject(schema)) parts.push(type);
     if ("const" in schema) parts.push(constPart(schema.const, location));
     if ("enum" in schema) parts.push(enumPart(schema.enum, location));
     for (const keyword of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]) {
@@ -372,12 +381,20 @@ export class Compiler {
     const additional = "additionalProperties" in schema
       ? child(schema.additionalProperties, "additionalProperties")
       : undefined;
-    if (names.length > 0 || patterns.length > 0 || additional !== undefined) {
-      parts.push(propertiesPart(names, nodes, patterns, patternNodes, additional));
-    }
-    if ("required" in schema) {
-      const required = requiredPart(schema.required, location);
-      if (required) parts.push(required);
+    const required = "required" in schema ? requiredNames(schema.required, location) : [];
+    if (isFusedObject(schema)) {
+      // Required properties that are declared are checked as the properties are read.
+      const declared = new Set(names);
+      const typeReport = typePart("object", location).report;
+      parts.push(objectPart(names, nodes, required.filter((name) => declared.has(name)), additional, typeReport));
+      const undeclared = requiredPart(required.filter((name) => !declared.has(name)));
+      if (undeclared) parts.push(undeclared);
+    } else {
+      if (names.length > 0 || patterns.length > 0 || additional !== undefined) {
+        parts.push(propertiesPart(names, nodes, patterns, patternNodes, additional));
+      }
+      const all = requiredPart(required);
+      if (all) parts.push(all);
     }
     for (const keyword of ["minProperties", "maxProperties"]) {
       if (keyword in schema) parts.push(countPart(keyword, schema[keyword], location));
@@ -697,6 +714,61 @@ function propertiesPart(
       return true;
     },
     report,
+  };
+}
+
+/** Whether a schema's object keywords compile to one {@linkcode objectPart}: `type: "object"`, no patterns, additionalProperties absent or false. */
+function isFusedObject(schema: Record<string, unknown>): boolean {
+  return schema.type === "object" && !("patternProperties" in schema) &&
+    (!("additionalProperties" in schema) || schema.additionalProperties === false);
+}
+
+/**
+ * `type: "object"`, `properties`, the declared `required` and
+ * `additionalProperties: false` in one pass over the declared names: a
+ * closed object is one whose key count equals the declared keys found.
+ */
+function objectPart(
+  names: string[],
+  nodes: Node[],
+  required: string[],
+  additional: Node | undefined,
+  typeReport: Report,
+): Part {
+  const checks = nodes.map(checkOf);
+  const inherited = names.map(isInherited);
+  const mandatory = names.map((name) => required.includes(name));
+  const closed = additional === FALSE_NODE;
+  const missing = requiredPart(required);
+  const others = propertiesPart(names, nodes, [], [], additional);
+  return {
+    check: (value, ev) => {
+      if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+      const object = value as Record<string, unknown>;
+      let present = 0;
+      for (let i = 0; i < names.length; i++) {
+        const item = object[names[i]];
+        if (item === undefined || (inherited[i] && !Object.hasOwn(object, names[i]))) {
+          if (mandatory[i]) return false;
+          continue;
+        }
+        present++;
+        if (!checks[i](item, undefined)) return false;
+        if (ev !== undefined) ev.props.add(names[i]);
+      }
+      if (closed) {
+        let total = 0;
+        for (const _ in object) total++;
+        if (total !== present) return false;
+        if (ev !== undefined) ev.allProps = true;
+      }
+      return true;
+    },
+    report: (value, path, sink, ev) => {
+      if (!isObject(value)) return typeReport(value, path, sink, ev);
+      missing?.report(value, path, sink, ev);
+      others.report(value, path, sink, ev);
+    },
   };
 }
 

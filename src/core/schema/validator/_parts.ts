@@ -289,9 +289,14 @@ export function uniqueItemsPart(unique: unknown, location: string): Part | undef
   };
 }
 
-/** `required`. */
-export function requiredPart(names: unknown, location: string): Part | undefined {
+/** Reads `required`: distinct property names. */
+export function requiredNames(names: unknown, location: string): string[] {
   if (!isNameList(names)) throw malformed("required", location, "an array of distinct strings", names);
+  return names;
+}
+
+/** `required`, from names already read. */
+export function requiredPart(names: string[]): Part | undefined {
   if (names.length === 0) return undefined;
   const inherited = names.map(isInherited);
   return {
