@@ -30,7 +30,7 @@ import {
 } from "./_parts.ts";
 import { MAX_SCHEMA_DEPTH, type Registry, resolveReference } from "./_refs.ts";
 import { FORMATS, STANDARD_FORMATS } from "./_formats.ts";
-import { leafCheck } from "./_leaf.ts";
+import { leafCheck, matchesLeaf, readLeaf } from "./_leaf.ts";
 
 /** What the compiler needs besides the schema. */
 export interface CompilerOptions {
@@ -44,12 +44,13 @@ export interface CompilerOptions {
   readonly draftOf: (declared: string) => Draft | undefined;
 }
 
-const TRUE_NODE: Node = { check: () => true, report: () => {}, ready: true, children: [] };
+const TRUE_NODE: Node = { check: () => true, report: () => {}, ready: true, children: [], leaf: undefined };
 const FALSE_NODE: Node = {
   check: () => false,
   report: (_value, path, sink) => push(sink, path, "false", "No value is allowed here."),
   ready: true,
   children: [],
+  leaf: undefined,
 };
 
 function isContainer(value: unknown): boolean {
@@ -102,7 +103,7 @@ export class Compiler {
     }
     const known = this.#nodes.get(schema);
     if (known !== undefined) return known;
-    const node: Node = { check: () => false, report: () => {}, ready: false, children: [] };
+    const node: Node = { check: () => false, report: () => {}, ready: false, children: [], leaf: undefined };
     this.#nodes.set(schema, node);
     this.#fill(node, schema, this.#options.registry.bases.get(schema) ?? base, location, depth);
     return node;
@@ -113,7 +114,7 @@ export class Compiler {
     if (!isObject(schema)) return this.#node(schema, base, location, 0);
     const known = this.#nodes.get(schema);
     if (known !== undefined) return known;
-    const node: Node = { check: () => false, report: () => {}, ready: false, children: [] };
+    const node: Node = { check: () => false, report: () => {}, ready: false, children: [], leaf: undefined };
     this.#nodes.set(schema, node);
     this.#queue.push([node, schema, this.#options.registry.bases.get(schema) ?? base, location]);
     return node;
@@ -159,8 +160,11 @@ export class Compiler {
     }
     assemble(node, parts, tail, runtime, "unevaluatedProperties" in schema, "unevaluatedItems" in schema);
     // A leaf cannot multiply the work, so it skips the step count as well.
-    const leaf = node.children.length === 0 ? leafCheck(schema, !this.#options.assertFormats) : undefined;
-    if (leaf !== undefined) node.check = leaf;
+    const leaf = node.children.length === 0 ? readLeaf(schema, !this.#options.assertFormats) : undefined;
+    if (leaf !== undefined) {
+      node.leaf = leaf;
+      node.check = leafCheck(leaf);
+    }
   }
 
   #checkKeywords(schema: Record<string, unknown>, location: string): void {
@@ -210,8 +214,8 @@ export class Compiler {
 
   #valueParts(schema: Record<string, unknown>, location: string, parts: Part[]): void {
     const type = "type" in schema ? typePart(schema.type, location) : undefined;
-    // A closed or open object with its type is checked in one part, below.
-    if (type !== undefined && !isFusedObject(schema)) parts.push(type);
+    // A typed object or array is checked with its type in one part, below.
+    if (type !== undefined && !isFusedObject(schema) && !isFusedArray(schema, this.#options.draft)) parts.push(type);
     if ("const" in schema) parts.push(constPart(schema.const, location));
     if ("enum" in schema) parts.push(enumPart(schema.enum, location));
     for (const keyword of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]) {
@@ -317,13 +321,22 @@ export class Compiler {
       parts.push(tuplePart(prefixKeyword, nodes));
       tuple = nodes.length;
     }
-    const restKeyword = draft === "7" ? (Array.isArray(schema.items) ? "additionalItems" : "items") : "items";
     // Draft-07 ignores additionalItems unless items is an array.
-    if (restKeyword in schema) {
-      parts.push(restPart(restKeyword, tuple, child(schema[restKeyword], restKeyword)));
-    }
-    for (const keyword of ["minItems", "maxItems"]) {
-      if (keyword in schema) parts.push(countPart(keyword, schema[keyword], location));
+    const restKeyword = draft === "7" ? (Array.isArray(schema.items) ? "additionalItems" : "items") : "items";
+    const counts = ["minItems", "maxItems"].filter((keyword) => keyword in schema)
+      .map((keyword) => countPart(keyword, schema[keyword], location));
+    if (isFusedArray(schema, draft)) {
+      const bound = (keyword: string, fallback: number) => (schema[keyword] ?? fallback) as number;
+      parts.push(arrayPart(
+        child(schema.items, "items"),
+        bound("minItems", 0),
+        bound("maxItems", Infinity),
+        typePart("array", location).report,
+        counts,
+      ));
+    } else {
+      if (restKeyword in schema) parts.push(restPart(restKeyword, tuple, child(schema[restKeyword], restKeyword)));
+      parts.push(...counts);
     }
     if ("uniqueItems" in schema) {
       const unique = uniqueItemsPart(schema.uniqueItems, location);
@@ -552,6 +565,36 @@ function tuplePart(keyword: string, nodes: Node[]): Part {
   };
 }
 
+/** Whether a schema's array keywords compile to one {@linkcode arrayPart}: `type: "array"` and a single `items` schema. */
+function isFusedArray(schema: Record<string, unknown>, draft: Draft): boolean {
+  return schema.type === "array" && (isObject(schema.items) || typeof schema.items === "boolean") &&
+    !(draft === "2020-12" && "prefixItems" in schema);
+}
+
+/** `type: "array"`, `items` (one schema for every item), `minItems` and `maxItems` in one pass. */
+function arrayPart(node: Node, min: number, max: number, typeReport: Report, counts: Part[]): Part {
+  const check = checkOf(node);
+  const leaf = node.leaf;
+  const items = restPart("items", 0, node);
+  return {
+    check: (value, ev) => {
+      if (!Array.isArray(value) || value.length < min || value.length > max) return false;
+      if (leaf !== undefined) {
+        for (let i = 0; i < value.length; i++) if (!matchesLeaf(leaf, value[i])) return false;
+      } else {
+        for (let i = 0; i < value.length; i++) if (!check(value[i], undefined)) return false;
+      }
+      if (ev !== undefined) ev.items = Infinity;
+      return true;
+    },
+    report: (value, path, sink, ev) => {
+      if (!Array.isArray(value)) return typeReport(value, path, sink, ev);
+      for (const count of counts) if (!count.check(value, ev)) count.report(value, path, sink, ev);
+      items.report(value, path, sink, ev);
+    },
+  };
+}
+
 function restPart(keyword: string, start: number, node: Node): Part {
   const check = checkOf(node);
   return {
@@ -736,6 +779,7 @@ function objectPart(
   typeReport: Report,
 ): Part {
   const checks = nodes.map(checkOf);
+  const leaves = nodes.map((node) => node.leaf);
   const inherited = names.map(isInherited);
   const mandatory = names.map((name) => required.includes(name));
   const closed = additional === FALSE_NODE;
@@ -753,7 +797,8 @@ function objectPart(
           continue;
         }
         present++;
-        if (!checks[i](item, undefined)) return false;
+        const leaf = leaves[i];
+        if (leaf !== undefined ? !matchesLeaf(leaf, item) : !checks[i](item, undefined)) return false;
         if (ev !== undefined) ev.props.add(names[i]);
       }
       if (closed) {

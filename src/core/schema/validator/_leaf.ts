@@ -1,5 +1,6 @@
-// One closure for the common leaf schemas (a type with its bounds), so that
-// checking a string or a number costs one call instead of one per keyword.
+// Leaf schemas (a type with its bounds, or an enum of scalars) as data: a
+// parent checks its leaf children through one shared function, which the
+// engine can inline, instead of one closure call per child.
 
 import type { Check } from "./_node.ts";
 import { codePoints } from "./_parts.ts";
@@ -19,6 +20,7 @@ const INERT = new Set([
 ]);
 const CHECKED = new Set([
   "type",
+  "enum",
   "minLength",
   "maxLength",
   "minimum",
@@ -27,51 +29,99 @@ const CHECKED = new Set([
   "exclusiveMaximum",
 ]);
 
+const STRING = 1;
+const INTEGER = 2;
+const NUMBER = 3;
+const BOOLEAN = 4;
+const NULL = 5;
+const ENUM = 6;
+
+/** A leaf schema as data; every leaf has every field, so all share one shape. */
+export interface Leaf {
+  readonly kind: number;
+  /** Lengths for strings, inclusive bounds for numbers. */
+  readonly min: number;
+  readonly max: number;
+  /** A UTF-16 length from here up to `max` needs no code point count. */
+  readonly fastMin: number;
+  /** Exclusive bounds for numbers. */
+  readonly above: number;
+  readonly below: number;
+  readonly values: ReadonlySet<unknown> | undefined;
+}
+
+/** Whether a value satisfies a leaf. */
+export function matchesLeaf(leaf: Leaf, value: unknown): boolean {
+  switch (leaf.kind) {
+    case STRING: {
+      if (typeof value !== "string") return false;
+      const length = value.length;
+      if (length >= leaf.fastMin && length <= leaf.max) return true;
+      if (length < leaf.min) return false;
+      const points = codePoints(value);
+      return points >= leaf.min && points <= leaf.max;
+    }
+    case INTEGER:
+      return Number.isInteger(value) && (value as number) >= leaf.min && (value as number) <= leaf.max &&
+        (value as number) > leaf.above && (value as number) < leaf.below;
+    case NUMBER:
+      return typeof value === "number" && value >= leaf.min && value <= leaf.max && value > leaf.above &&
+        value < leaf.below;
+    case BOOLEAN:
+      return typeof value === "boolean";
+    case NULL:
+      return value === null;
+    default:
+      return leaf.values!.has(value);
+  }
+}
+
 /**
- * The fused check of a leaf schema, or `undefined` when it is not one: a
- * single `type` with only its own bounds. Call it after the schema's parts
- * compiled, so the keyword values are known to be well formed.
+ * Reads a leaf schema, or returns `undefined` when it is not one: a single
+ * `type` with only its own bounds, or an enum of scalars alone. Call it
+ * after the schema's parts compiled, so its keyword values are well formed.
  */
-export function leafCheck(schema: Record<string, unknown>, formatIsInert: boolean): Check | undefined {
+export function readLeaf(schema: Record<string, unknown>, formatIsInert: boolean): Leaf | undefined {
   for (const keyword in schema) {
     if (!CHECKED.has(keyword) && !INERT.has(keyword) && !(keyword === "format" && formatIsInert)) return undefined;
   }
   const bound = (keyword: string, fallback: number) => (schema[keyword] ?? fallback) as number;
+  const leaf = (kind: number, min: number, max: number, fastMin: number, values?: ReadonlySet<unknown>): Leaf => ({
+    kind,
+    min,
+    max,
+    fastMin,
+    above: bound("exclusiveMinimum", -Infinity),
+    below: bound("exclusiveMaximum", Infinity),
+    values,
+  });
+  if ("enum" in schema) {
+    const list = schema.enum as unknown[];
+    const alone = Object.keys(schema).every((keyword) => !CHECKED.has(keyword) || keyword === "enum");
+    if (!alone || list.some((item) => typeof item === "object" && item !== null)) return undefined;
+    return leaf(ENUM, 0, 0, 0, new Set(list));
+  }
   switch (schema.type) {
     case "string": {
       const min = bound("minLength", 0);
-      const max = bound("maxLength", Infinity);
       // Code points are between half the UTF-16 length and all of it.
-      const fastMin = min <= 1 ? min : min * 2;
-      if (min === 0 && max === Infinity) return (value) => typeof value === "string";
-      return (value) => {
-        if (typeof value !== "string") return false;
-        const length = value.length;
-        if (length >= fastMin && length <= max) return true;
-        if (length < min) return false;
-        const points = codePoints(value);
-        return points >= min && points <= max;
-      };
+      return leaf(STRING, min, bound("maxLength", Infinity), min <= 1 ? min : min * 2);
     }
     case "integer":
-    case "number": {
-      const min = bound("minimum", -Infinity);
-      const max = bound("maximum", Infinity);
-      const above = bound("exclusiveMinimum", -Infinity);
-      const below = bound("exclusiveMaximum", Infinity);
-      if (schema.type === "integer") {
-        return (value) =>
-          Number.isInteger(value) && (value as number) >= min && (value as number) <= max &&
-          (value as number) > above && (value as number) < below;
-      }
-      return (value) => typeof value === "number" && value >= min && value <= max && value > above && value < below;
-    }
+      return leaf(INTEGER, bound("minimum", -Infinity), bound("maximum", Infinity), 0);
+    case "number":
+      return leaf(NUMBER, bound("minimum", -Infinity), bound("maximum", Infinity), 0);
     // Lengths and bounds apply to neither.
     case "boolean":
-      return (value) => typeof value === "boolean";
+      return leaf(BOOLEAN, 0, 0, 0);
     case "null":
-      return (value) => value === null;
+      return leaf(NULL, 0, 0, 0);
     default:
       return undefined;
   }
+}
+
+/** The check of a leaf on its own. */
+export function leafCheck(leaf: Leaf): Check {
+  return (value) => matchesLeaf(leaf, value);
 }

@@ -3,6 +3,7 @@
 
 import type { Diagnostic } from "../../../diagnostics.ts";
 import type { Evaluated } from "./_evaluated.ts";
+import type { Leaf } from "./_leaf.ts";
 
 /** The verdict of one schema or keyword on one value. `ev` collects annotations when a schema above needs them. */
 export type Check = (value: unknown, ev: Evaluated | undefined) => boolean;
@@ -28,6 +29,8 @@ export interface Node {
   report: Report;
   ready: boolean;
   readonly children: Node[];
+  /** The schema as data when it is a leaf, for its parent to check inline. */
+  leaf: Leaf | undefined;
 }
 
 /** The per-validator state a validation updates: the steps taken. */
