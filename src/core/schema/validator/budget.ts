@@ -15,7 +15,9 @@ export interface ValidatorBudget {
   readonly compiledNodes?: number;
   /**
    * The most schema-node visits validating one value may take. Above it
-   * validation stops with a {@linkcode SchemaBudgetError}.
+   * validation stops with a {@linkcode SchemaBudgetError}. A leaf schema (a
+   * type and its bounds, no subschema) is not counted: it cannot multiply
+   * the work, the schema holding it is counted.
    * Default {@linkcode DEFAULT_VALIDATOR_BUDGET}.stepsPerValue.
    */
   readonly stepsPerValue?: number;
@@ -39,7 +41,8 @@ export const DEFAULT_VALIDATOR_BUDGET: Required<ValidatorBudget> = Object.freeze
  * import { SchemaBudgetError } from "./budget.ts";
  * import assert from "node:assert/strict";
  *
- * const validator = compileValidator({ items: { type: "number" } }, { budget: { stepsPerValue: 10 } });
+ * const schema = { items: { anyOf: [{ type: "string" }, { type: "number" }] } };
+ * const validator = compileValidator(schema, { budget: { stepsPerValue: 10 } });
  * assert.throws(() => validator.isValid(new Array(100).fill(1)), SchemaBudgetError);
  * ```
  */
