@@ -1,0 +1,996 @@
+// The compiler: walks a schema once and builds its tree of closures.
+// `$ref` targets are linked, not inlined, so recursion works and each
+// target compiles once; they are compiled from a queue, so a long chain of
+// references does not deepen the stack.
+
+import { appendPointer } from "../../common/_json_pointer.ts";
+import { SchemaRefusal } from "./refusal.ts";
+import { SchemaBudgetError } from "./budget.ts";
+import type { CompiledPattern, PatternEngine } from "./patterns.ts";
+import { type Evaluated, mergeEvaluated, newEvaluated } from "./_evaluated.ts";
+import { type Draft, UNSUPPORTED } from "./_keywords.ts";
+import { type Check, isObject, type Node, type Part, push, type Report, type Runtime, type Sink } from "./_node.ts";
+import { allOf as allChecks } from "./_node.ts";
+import {
+  boundPart,
+  constPart,
+  countPart,
+  dependentRequiredPart,
+  enumPart,
+  formatPart,
+  isInherited,
+  isNameList,
+  lengthPart,
+  malformed,
+  multipleOfPart,
+  requiredNames,
+  requiredPart,
+  typePart,
+  uniqueItemsPart,
+} from "./_parts.ts";
+import { MAX_SCHEMA_DEPTH, type Registry, resolveReference } from "./_refs.ts";
+import { FORMATS, STANDARD_FORMATS } from "./_formats.ts";
+import { leafCheck, matchesLeaf, readLeaf } from "./_leaf.ts";
+
+/** What the compiler needs besides the schema. */
+export interface CompilerOptions {
+  readonly draft: Draft;
+  readonly registry: Registry;
+  readonly patterns: PatternEngine;
+  readonly assertFormats: boolean;
+  readonly runtime: Runtime;
+  readonly maxNodes: number;
+  /** Reads the draft a `$schema` value declares, or `undefined` for one not known. */
+  readonly draftOf: (declared: string) => Draft | undefined;
+}
+
+const TRUE_NODE: Node = { check: () => true, report: () => {}, ready: true, children: [], leaf: undefined };
+const FALSE_NODE: Node = {
+  check: () => false,
+  report: (_value, path, sink) => push(sink, path, "false", "No value is allowed here."),
+  ready: true,
+  children: [],
+  leaf: undefined,
+};
+
+function isContainer(value: unknown): boolean {
+  return typeof value === "object" && value !== null;
+}
+
+/** The check of a node, or one that forwards to it until it is compiled. */
+function checkOf(node: Node): Check {
+  return node.ready ? node.check : (value, ev) => node.check(value, ev);
+}
+
+/** Compiles schemas into nodes; one compiler per validator. */
+export class Compiler {
+  readonly #options: CompilerOptions;
+  readonly #nodes = new Map<object, Node>();
+  readonly #queue: [Node, Record<string, unknown>, string, string][] = [];
+  #count = 0;
+
+  constructor(options: CompilerOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * Compiles the root schema and everything it reaches.
+   *
+   * @throws {SchemaRefusal} When the schema is refused.
+   */
+  compile(schema: unknown, base: string, location: string): Node {
+    const root = this.#node(schema, base, location, 0);
+    while (this.#queue.length > 0) {
+      const [node, object, nodeBase, nodeLocation] = this.#queue.pop()!;
+      this.#fill(node, object, nodeBase, nodeLocation, 0);
+    }
+    return root;
+  }
+
+  #node(schema: unknown, base: string, location: string, depth: number): Node {
+    if (schema === true) return TRUE_NODE;
+    if (schema === false) return FALSE_NODE;
+    if (!isObject(schema)) {
+      throw new SchemaRefusal(
+        "invalid",
+        "malformed",
+        "",
+        location,
+        `Cannot compile the schema as the schema at ${
+          location || "the root"
+        } must be an object or a boolean: current value is ${JSON.stringify(schema)?.slice(0, 80)}`,
+      );
+    }
+    const known = this.#nodes.get(schema);
+    if (known !== undefined) return known;
+    const node: Node = { check: () => false, report: () => {}, ready: false, children: [], leaf: undefined };
+    this.#nodes.set(schema, node);
+    this.#fill(node, schema, this.#options.registry.bases.get(schema) ?? base, location, depth);
+    return node;
+  }
+
+  /** A `$ref` target: compiled now if known, else queued. */
+  #link(schema: unknown, base: string, location: string): Node {
+    if (!isObject(schema)) return this.#node(schema, base, location, 0);
+    const known = this.#nodes.get(schema);
+    if (known !== undefined) return known;
+    const node: Node = { check: () => false, report: () => {}, ready: false, children: [], leaf: undefined };
+    this.#nodes.set(schema, node);
+    this.#queue.push([node, schema, this.#options.registry.bases.get(schema) ?? base, location]);
+    return node;
+  }
+
+  #fill(node: Node, schema: Record<string, unknown>, base: string, location: string, depth: number): void {
+    const { draft, maxNodes, runtime } = this.#options;
+    if (++this.#count > maxNodes) {
+      throw new SchemaRefusal(
+        "invalid",
+        "budget",
+        "",
+        location,
+        `Cannot compile the schema as it has more than ${maxNodes} schemas`,
+      );
+    }
+    if (depth > MAX_SCHEMA_DEPTH) {
+      throw new SchemaRefusal(
+        "invalid",
+        "depth",
+        "",
+        location,
+        `Cannot compile the schema as it nests deeper than ${MAX_SCHEMA_DEPTH} schemas`,
+      );
+    }
+    this.#checkKeywords(schema, location);
+    const child = (value: unknown, keyword: string) => {
+      const compiled = this.#node(value, base, `${location}/${keyword}`, depth + 1);
+      node.children.push(compiled);
+      return compiled;
+    };
+    const parts: Part[] = [];
+    const tail: Part[] = [];
+    if (draft === "7" && "$ref" in schema) {
+      // Draft-07: `$ref` alone applies; its siblings are ignored.
+      parts.push(this.#refPart(node, schema.$ref, base, location));
+    } else {
+      this.#valueParts(schema, location, parts);
+      this.#arrayParts(schema, location, parts, tail, child);
+      this.#objectParts(schema, location, parts, tail, child);
+      if ("$ref" in schema) parts.push(this.#refPart(node, schema.$ref, base, location));
+      this.#logicParts(schema, location, parts, child);
+    }
+    assemble(node, parts, tail, runtime, "unevaluatedProperties" in schema, "unevaluatedItems" in schema);
+    // A leaf cannot multiply the work, so it skips the step count as well.
+    const leaf = node.children.length === 0 ? readLeaf(schema, !this.#options.assertFormats) : undefined;
+    if (leaf !== undefined) {
+      node.leaf = leaf;
+      node.check = leafCheck(leaf);
+    }
+  }
+
+  #checkKeywords(schema: Record<string, unknown>, location: string): void {
+    const { draft } = this.#options;
+    for (const keyword in schema) {
+      if (UNSUPPORTED.has(keyword)) {
+        throw new SchemaRefusal(
+          "unsupported",
+          "keyword",
+          keyword,
+          appendPointer(location, keyword),
+          `Cannot compile the schema as "${keyword}" at ${appendPointer(location, keyword)} is not supported`,
+        );
+      }
+    }
+    if ("$schema" in schema) {
+      const declared = schema.$schema;
+      if (typeof declared !== "string") throw malformed("$schema", location, "a URI", declared);
+      const declares = this.#options.draftOf(declared);
+      // The caller may compile the root as another known draft; an embedded
+      // resource of another draft, or a custom meta-schema, is not compiled.
+      if (declares === undefined || (declares !== draft && location !== "")) {
+        throw new SchemaRefusal(
+          "unsupported",
+          "draft",
+          "$schema",
+          `${location}/$schema`,
+          `Cannot compile the schema as "$schema" at ${location}/$schema declares ${
+            JSON.stringify(declared)
+          }, not the draft ${draft} being compiled`,
+        );
+      }
+    }
+    if (draft === "2020-12") {
+      for (const keyword of ["$anchor", "$dynamicAnchor"]) {
+        const anchor = schema[keyword];
+        if (anchor !== undefined && (typeof anchor !== "string" || !/^[A-Za-z_][-A-Za-z0-9._]*$/.test(anchor))) {
+          throw malformed(keyword, location, "a plain name (a letter or _, then letters, digits, -, _ or .)", anchor);
+        }
+      }
+      if (typeof schema.$id === "string" && /#./.test(schema.$id)) {
+        throw malformed("$id", location, "a URI without a fragment", schema.$id);
+      }
+    }
+    if ("$id" in schema && typeof schema.$id !== "string") throw malformed("$id", location, "a string", schema.$id);
+  }
+
+  #valueParts(schema: Record<string, unknown>, location: string, parts: Part[]): void {
+    const type = "type" in schema ? typePart(schema.type, location) : undefined;
+    // A typed object or array is checked with its type in one part, below.
+    if (type !== undefined && !isFusedObject(schema) && !isFusedArray(schema, this.#options.draft)) parts.push(type);
+    if ("const" in schema) parts.push(constPart(schema.const, location));
+    if ("enum" in schema) parts.push(enumPart(schema.enum, location));
+    for (const keyword of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]) {
+      if (keyword in schema) parts.push(boundPart(keyword, schema[keyword], location));
+    }
+    if ("multipleOf" in schema) parts.push(multipleOfPart(schema.multipleOf, location));
+    for (const keyword of ["minLength", "maxLength"]) {
+      if (keyword in schema) parts.push(lengthPart(keyword, schema[keyword], location));
+    }
+    if ("pattern" in schema) {
+      const pattern = this.#pattern(schema.pattern, "pattern", `${location}/pattern`);
+      const source = schema.pattern as string;
+      parts.push({
+        check: (value) => typeof value !== "string" || pattern.test(value),
+        report: (_value, path, sink) =>
+          push(sink, path, "pattern", `Expected a string matching the pattern ${JSON.stringify(source)}.`),
+      });
+    }
+    if ("format" in schema) {
+      const format = schema.format;
+      if (typeof format !== "string") throw malformed("format", location, "a string", format);
+      if (this.#options.assertFormats) {
+        const accepts = FORMATS[format];
+        if (accepts !== undefined) parts.push(formatPart(format, accepts));
+        else if (STANDARD_FORMATS.has(format)) {
+          throw new SchemaRefusal(
+            "unsupported",
+            "format",
+            "format",
+            `${location}/format`,
+            `Cannot compile the schema as the format "${format}" at ${location}/format is not asserted by this validator`,
+          );
+        }
+      }
+    }
+  }
+
+  /** Compiles the pattern at `pointer`, the value of `keyword` or one of its keys. */
+  #pattern(source: unknown, keyword: string, pointer: string): CompiledPattern {
+    if (typeof source !== "string") throw malformed(keyword, "", "a string", source, pointer);
+    try {
+      new RegExp(source, "u");
+    } catch {
+      try {
+        new RegExp(source);
+      } catch {
+        throw malformed(keyword, "", "a regular expression (ECMA-262)", source, pointer);
+      }
+      // Valid only without the `u` flag JSON Schema reads patterns with
+      // (an identity escape such as `\_`): another validator may accept it.
+      throw new SchemaRefusal(
+        "unsupported",
+        "pattern",
+        keyword,
+        pointer,
+        `Cannot compile the schema as the pattern ${
+          JSON.stringify(source)
+        } at ${pointer} is not valid with the "u" flag`,
+      );
+    }
+    try {
+      return this.#options.patterns.compile(source);
+    } catch (error) {
+      throw new SchemaRefusal(
+        "unsupported",
+        "pattern",
+        keyword,
+        pointer,
+        `Cannot compile the schema as the pattern ${JSON.stringify(source)} at ${pointer} is not supported: ${
+          error instanceof Error ? error.message : String(error)
+        }`,
+      );
+    }
+  }
+
+  #schemaList(schema: Record<string, unknown>, keyword: string, location: string, nonEmpty: boolean): unknown[] {
+    const list = schema[keyword];
+    if (!Array.isArray(list) || (nonEmpty && list.length === 0)) {
+      throw malformed(keyword, location, nonEmpty ? "a non-empty array of schemas" : "an array of schemas", list);
+    }
+    return list;
+  }
+
+  #schemaMap(schema: Record<string, unknown>, keyword: string, location: string): Record<string, unknown> {
+    const map = schema[keyword];
+    if (!isObject(map)) throw malformed(keyword, location, "an object", map);
+    return map;
+  }
+
+  #arrayParts(
+    schema: Record<string, unknown>,
+    location: string,
+    parts: Part[],
+    tail: Part[],
+    child: (value: unknown, keyword: string) => Node,
+  ): void {
+    const { draft } = this.#options;
+    let tuple = 0;
+    const prefixKeyword = draft === "7" ? "items" : "prefixItems";
+    if (prefixKeyword in schema && (draft === "2020-12" || Array.isArray(schema.items))) {
+      const list = this.#schemaList(schema, prefixKeyword, location, false);
+      const nodes = list.map((item, i) => child(item, `${prefixKeyword}/${i}`));
+      parts.push(tuplePart(prefixKeyword, nodes));
+      tuple = nodes.length;
+    }
+    // Draft-07 ignores additionalItems unless items is an array.
+    const restKeyword = draft === "7" ? (Array.isArray(schema.items) ? "additionalItems" : "items") : "items";
+    const counts = ["minItems", "maxItems"].filter((keyword) => keyword in schema)
+      .map((keyword) => countPart(keyword, schema[keyword], location));
+    if (isFusedArray(schema, draft)) {
+      const bound = (keyword: string, fallback: number) => (schema[keyword] ?? fallback) as number;
+      parts.push(arrayPart(
+        child(schema.items, "items"),
+        bound("minItems", 0),
+        bound("maxItems", Infinity),
+        typePart("array", location).report,
+        counts,
+      ));
+    } else {
+      if (restKeyword in schema) parts.push(restPart(restKeyword, tuple, child(schema[restKeyword], restKeyword)));
+      parts.push(...counts);
+    }
+    if ("uniqueItems" in schema) {
+      const unique = uniqueItemsPart(schema.uniqueItems, location);
+      if (unique) parts.push(unique);
+    }
+    if ("contains" in schema) {
+      let min = 1;
+      let max = Infinity;
+      if (draft === "2020-12") {
+        for (const keyword of ["minContains", "maxContains"]) {
+          const count = schema[keyword];
+          if (count === undefined) continue;
+          if (!Number.isInteger(count) || (count as number) < 0) {
+            throw malformed(keyword, location, "a non-negative integer", count);
+          }
+          if (keyword === "minContains") min = count as number;
+          else max = count as number;
+        }
+      }
+      parts.push(containsPart(child(schema.contains, "contains"), min, max));
+    }
+    if (draft === "2020-12" && "unevaluatedItems" in schema) {
+      tail.push(unevaluatedItemsPart(child(schema.unevaluatedItems, "unevaluatedItems")));
+    }
+  }
+
+  #objectParts(
+    schema: Record<string, unknown>,
+    location: string,
+    parts: Part[],
+    tail: Part[],
+    child: (value: unknown, keyword: string) => Node,
+  ): void {
+    const { draft } = this.#options;
+    const names: string[] = [];
+    const nodes: Node[] = [];
+    if ("properties" in schema) {
+      const map = this.#schemaMap(schema, "properties", location);
+      for (const name in map) {
+        names.push(name);
+        nodes.push(child(map[name], appendPointer("properties", name)));
+      }
+    }
+    const patterns: CompiledPattern[] = [];
+    const patternNodes: Node[] = [];
+    if ("patternProperties" in schema) {
+      const map = this.#schemaMap(schema, "patternProperties", location);
+      for (const source in map) {
+        patterns.push(
+          this.#pattern(source, "patternProperties", appendPointer(`${location}/patternProperties`, source)),
+        );
+        patternNodes.push(child(map[source], appendPointer("patternProperties", source)));
+      }
+    }
+    const additional = "additionalProperties" in schema
+      ? child(schema.additionalProperties, "additionalProperties")
+      : undefined;
+    const required = "required" in schema ? requiredNames(schema.required, location) : [];
+    if (isFusedObject(schema)) {
+      // Required properties that are declared are checked as the properties are read.
+      const declared = new Set(names);
+      const typeReport = typePart("object", location).report;
+      parts.push(objectPart(names, nodes, required.filter((name) => declared.has(name)), additional, typeReport));
+      const undeclared = requiredPart(required.filter((name) => !declared.has(name)));
+      if (undeclared) parts.push(undeclared);
+    } else {
+      if (names.length > 0 || patterns.length > 0 || additional !== undefined) {
+        parts.push(propertiesPart(names, nodes, patterns, patternNodes, additional));
+      }
+      const all = requiredPart(required);
+      if (all) parts.push(all);
+    }
+    for (const keyword of ["minProperties", "maxProperties"]) {
+      if (keyword in schema) parts.push(countPart(keyword, schema[keyword], location));
+    }
+    if ("propertyNames" in schema) parts.push(propertyNamesPart(child(schema.propertyNames, "propertyNames")));
+    const dependencyKeywords = draft === "7"
+      ? ["dependencies"]
+      : ["dependentRequired", "dependentSchemas", "dependencies"];
+    for (const keyword of dependencyKeywords) {
+      if (!(keyword in schema)) continue;
+      const map = this.#schemaMap(schema, keyword, location);
+      const lists: Record<string, string[]> = {};
+      const triggers: string[] = [];
+      const schemas: Node[] = [];
+      for (const name in map) {
+        const value = map[name];
+        const listed = keyword === "dependentRequired" || (keyword === "dependencies" && Array.isArray(value));
+        if (listed) {
+          if (!isNameList(value)) {
+            throw malformed(keyword, location, `an object whose values are arrays of distinct strings`, map);
+          }
+          lists[name] = value;
+        } else {
+          triggers.push(name);
+          schemas.push(child(value, appendPointer(keyword, name)));
+        }
+      }
+      const required = dependentRequiredPart(keyword, lists);
+      if (required) parts.push(required);
+      if (triggers.length > 0) parts.push(dependentSchemasPart(triggers, schemas));
+    }
+    if (draft === "2020-12" && "unevaluatedProperties" in schema) {
+      tail.push(unevaluatedPropertiesPart(child(schema.unevaluatedProperties, "unevaluatedProperties")));
+    }
+  }
+
+  #refPart(node: Node, reference: unknown, base: string, location: string): Part {
+    const pointer = `${location}/$ref`;
+    if (typeof reference !== "string") throw malformed("$ref", location, "a string", reference);
+    const target = resolveReference(reference, base, this.#options.registry);
+    if (typeof target === "string") {
+      throw new SchemaRefusal(
+        target === "resource" ? "unsupported" : "invalid",
+        "reference",
+        "$ref",
+        pointer,
+        target === "resource"
+          ? `Cannot compile the schema as "$ref" at ${pointer} names ${
+            JSON.stringify(reference)
+          }, a document neither it nor its remotes hold`
+          : `Cannot compile the schema as "$ref" at ${pointer} names ${
+            JSON.stringify(reference)
+          }, which it does not hold`,
+      );
+    }
+    const targetLocation = isObject(target.schema)
+      ? this.#options.registry.locations.get(target.schema) ?? reference
+      : reference;
+    const linked = this.#link(target.schema, target.base, targetLocation);
+    node.children.push(linked);
+    return {
+      check: (value, ev) => linked.check(value, ev),
+      report: (value, path, sink, ev) => linked.report(value, path, sink, ev),
+    };
+  }
+
+  #logicParts(
+    schema: Record<string, unknown>,
+    location: string,
+    parts: Part[],
+    child: (value: unknown, keyword: string) => Node,
+  ): void {
+    for (const keyword of ["allOf", "anyOf", "oneOf"] as const) {
+      if (!(keyword in schema)) continue;
+      const nodes = this.#schemaList(schema, keyword, location, true).map((item, i) => child(item, `${keyword}/${i}`));
+      parts.push(keyword === "allOf" ? allOfPart(nodes) : keyword === "anyOf" ? anyOfPart(nodes) : oneOfPart(nodes));
+    }
+    if ("not" in schema) parts.push(notPart(child(schema.not, "not")));
+    if ("if" in schema) {
+      const then = "then" in schema ? child(schema.then, "then") : undefined;
+      const otherwise = "else" in schema ? child(schema.else, "else") : undefined;
+      parts.push(ifPart(child(schema.if, "if"), then, otherwise));
+    }
+  }
+}
+
+/** Builds a node's check and report from its parts, with the step count and annotation scope. */
+function assemble(
+  node: Node,
+  parts: Part[],
+  tail: Part[],
+  runtime: Runtime,
+  marksProperties: boolean,
+  marksItems: boolean,
+): void {
+  const body = allChecks(parts.map((part) => part.check));
+  const step = () => {
+    if (++runtime.steps > runtime.limit) throw new SchemaBudgetError(runtime.label, runtime.limit);
+  };
+  if (tail.length === 0) {
+    node.check = (value, ev) => {
+      if (++runtime.steps > runtime.limit) throw new SchemaBudgetError(runtime.label, runtime.limit);
+      return body(value, ev);
+    };
+  } else {
+    const rest = allChecks(tail.map((part) => part.check));
+    node.check = (value, ev) => {
+      step();
+      if (!isContainer(value)) return body(value, ev);
+      const own = newEvaluated();
+      if (!body(value, own) || !rest(value, own)) return false;
+      if (ev !== undefined) {
+        mergeEvaluated(ev, own);
+        if (marksProperties) ev.allProps = true;
+        if (marksItems) ev.items = Infinity;
+      }
+      return true;
+    };
+  }
+  const all = tail.length === 0 ? parts : [...parts, ...tail];
+  node.report = (value, path, sink, ev) => {
+    step();
+    const own = tail.length > 0 && isContainer(value) ? newEvaluated() : ev;
+    for (let i = 0; i < all.length && sink.out.length < sink.max; i++) {
+      if (!all[i].check(value, own)) all[i].report(value, path, sink, own);
+    }
+  };
+  node.ready = true;
+}
+
+function notAllowed(sink: Sink, path: string, keyword: string, message: string, node: Node, value: unknown): void {
+  // A false subschema says why plainly; anything else reports its own failures.
+  if (node.check === FALSE_NODE.check) push(sink, path, keyword, message);
+  else node.report(value, path, sink, undefined);
+}
+
+function tuplePart(keyword: string, nodes: Node[]): Part {
+  const checks = nodes.map(checkOf);
+  return {
+    check: (value, ev) => {
+      if (!Array.isArray(value)) return true;
+      const end = Math.min(value.length, checks.length);
+      for (let i = 0; i < end; i++) if (!checks[i](value[i], undefined)) return false;
+      if (ev !== undefined && end > ev.items) ev.items = end;
+      return true;
+    },
+    report: (value, path, sink) => {
+      const items = value as unknown[];
+      for (let i = 0; i < Math.min(items.length, nodes.length); i++) {
+        if (!nodes[i].check(items[i], undefined)) {
+          notAllowed(sink, appendPointer(path, String(i)), keyword, "This item is not allowed.", nodes[i], items[i]);
+        }
+      }
+    },
+  };
+}
+
+/** Whether a schema's array keywords compile to one {@linkcode arrayPart}: `type: "array"` and a single `items` schema. */
+function isFusedArray(schema: Record<string, unknown>, draft: Draft): boolean {
+  return schema.type === "array" && (isObject(schema.items) || typeof schema.items === "boolean") &&
+    !(draft === "2020-12" && "prefixItems" in schema);
+}
+
+/** `type: "array"`, `items` (one schema for every item), `minItems` and `maxItems` in one pass. */
+function arrayPart(node: Node, min: number, max: number, typeReport: Report, counts: Part[]): Part {
+  const check = checkOf(node);
+  const leaf = node.leaf;
+  const items = restPart("items", 0, node);
+  return {
+    check: (value, ev) => {
+      if (!Array.isArray(value) || value.length < min || value.length > max) return false;
+      if (leaf !== undefined) {
+        for (let i = 0; i < value.length; i++) if (!matchesLeaf(leaf, value[i])) return false;
+      } else {
+        for (let i = 0; i < value.length; i++) if (!check(value[i], undefined)) return false;
+      }
+      if (ev !== undefined) ev.items = Infinity;
+      return true;
+    },
+    report: (value, path, sink, ev) => {
+      if (!Array.isArray(value)) return typeReport(value, path, sink, ev);
+      for (const count of counts) if (!count.check(value, ev)) count.report(value, path, sink, ev);
+      items.report(value, path, sink, ev);
+    },
+  };
+}
+
+function restPart(keyword: string, start: number, node: Node): Part {
+  const check = checkOf(node);
+  return {
+    check: node === FALSE_NODE ? (value) => !Array.isArray(value) || value.length <= start : (value, ev) => {
+      if (!Array.isArray(value)) return true;
+      for (let i = start; i < value.length; i++) if (!check(value[i], undefined)) return false;
+      if (ev !== undefined) ev.items = Infinity;
+      return true;
+    },
+    report: (value, path, sink) => {
+      const items = value as unknown[];
+      for (let i = start; i < items.length; i++) {
+        if (!node.check(items[i], undefined)) {
+          notAllowed(sink, appendPointer(path, String(i)), keyword, "This item is not allowed.", node, items[i]);
+        }
+      }
+    },
+  };
+}
+
+function containsPart(node: Node, min: number, max: number): Part {
+  const check = checkOf(node);
+  const count = (items: unknown[], ev: Evaluated | undefined): number => {
+    let matches = 0;
+    for (let i = 0; i < items.length; i++) {
+      if (!check(items[i], undefined)) continue;
+      matches++;
+      if (ev !== undefined) (ev.itemSet ??= new Set()).add(i);
+      // Without annotations to collect, stop once the verdict is known.
+      else if (matches > max || (matches >= min && max === Infinity)) break;
+    }
+    return matches;
+  };
+  return {
+    check: (value, ev) => {
+      if (!Array.isArray(value)) return true;
+      const matches = count(value, ev);
+      return matches >= min && matches <= max;
+    },
+    report: (value, path, sink) => {
+      const matches = count(value as unknown[], undefined);
+      if (matches < min) {
+        push(
+          sink,
+          path,
+          min === 1 ? "contains" : "minContains",
+          `Expected at least ${min} item${min === 1 ? "" : "s"} matching "contains".`,
+        );
+      } else {push(
+          sink,
+          path,
+          "maxContains",
+          `Expected at most ${max} item${max === 1 ? "" : "s"} matching "contains".`,
+        );}
+    },
+  };
+}
+
+function unevaluatedItemsPart(node: Node): Part {
+  const check = checkOf(node);
+  const unevaluated = (ev: Evaluated | undefined, index: number) =>
+    ev === undefined || (index >= ev.items && !ev.itemSet?.has(index));
+  return {
+    check: (value, ev) => {
+      if (!Array.isArray(value)) return true;
+      for (let i = ev?.items ?? 0; i < value.length; i++) {
+        if (unevaluated(ev, i) && !check(value[i], undefined)) return false;
+      }
+      return true;
+    },
+    report: (value, path, sink, ev) => {
+      const items = value as unknown[];
+      for (let i = 0; i < items.length; i++) {
+        if (unevaluated(ev, i) && !node.check(items[i], undefined)) {
+          notAllowed(
+            sink,
+            appendPointer(path, String(i)),
+            "unevaluatedItems",
+            "This item is not allowed.",
+            node,
+            items[i],
+          );
+        }
+      }
+    },
+  };
+}
+
+function propertiesPart(
+  names: string[],
+  nodes: Node[],
+  patterns: CompiledPattern[],
+  patternNodes: Node[],
+  additional: Node | undefined,
+): Part {
+  const index: Record<string, number> = Object.create(null);
+  for (let i = 0; i < names.length; i++) index[names[i]] = i;
+  const checks = nodes.map(checkOf);
+  const patternChecks = patternNodes.map(checkOf);
+  const inherited = names.map(isInherited);
+  const additionalCheck = additional === undefined ? undefined : checkOf(additional);
+  const report: Report = (value, path, sink) => {
+    const object = value as Record<string, unknown>;
+    for (const name in object) {
+      const at = appendPointer(path, name);
+      let matched = false;
+      const i = index[name];
+      if (i !== undefined) {
+        matched = true;
+        if (!nodes[i].check(object[name], undefined)) nodes[i].report(object[name], at, sink, undefined);
+      }
+      for (let j = 0; j < patterns.length; j++) {
+        if (!patterns[j].test(name)) continue;
+        matched = true;
+        if (!patternNodes[j].check(object[name], undefined)) patternNodes[j].report(object[name], at, sink, undefined);
+      }
+      if (!matched && additional !== undefined && !additional.check(object[name], undefined)) {
+        notAllowed(sink, at, "additionalProperties", `Property "${name}" is not allowed.`, additional, object[name]);
+      }
+    }
+  };
+  if (additional === FALSE_NODE && patterns.length === 0) {
+    // A closed object: one pass over its keys checks them all.
+    return {
+      check: (value, ev) => {
+        if (!isObject(value)) return true;
+        for (const name in value) {
+          const i = index[name];
+          if (i === undefined || !checks[i](value[name], undefined)) return false;
+        }
+        if (ev !== undefined) ev.allProps = true;
+        return true;
+      },
+      report,
+    };
+  }
+  const rest = patterns.length > 0 || additionalCheck !== undefined;
+  return {
+    check: (value, ev) => {
+      if (!isObject(value)) return true;
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i];
+        const item = value[name];
+        if (item === undefined || (inherited[i] && !Object.hasOwn(value, name))) continue;
+        if (!checks[i](item, undefined)) return false;
+        if (ev !== undefined) ev.props.add(name);
+      }
+      if (!rest) return true;
+      for (const name in value) {
+        let matched = index[name] !== undefined;
+        for (let j = 0; j < patterns.length; j++) {
+          if (!patterns[j].test(name)) continue;
+          matched = true;
+          if (!patternChecks[j](value[name], undefined)) return false;
+          if (ev !== undefined) ev.props.add(name);
+        }
+        if (!matched && additionalCheck !== undefined && !additionalCheck(value[name], undefined)) return false;
+      }
+      if (ev !== undefined && additionalCheck !== undefined) ev.allProps = true;
+      return true;
+    },
+    report,
+  };
+}
+
+/** Whether a schema's object keywords compile to one {@linkcode objectPart}: `type: "object"`, no patterns, additionalProperties absent or false. */
+function isFusedObject(schema: Record<string, unknown>): boolean {
+  return schema.type === "object" && !("patternProperties" in schema) &&
+    (!("additionalProperties" in schema) || schema.additionalProperties === false);
+}
+
+/**
+ * `type: "object"`, `properties`, the declared `required` and
+ * `additionalProperties` false or absent in one part: a closed object is
+ * read key by key (`for...in` reads values fastest), an open one name by
+ * declared name.
+ */
+function objectPart(
+  names: string[],
+  nodes: Node[],
+  required: string[],
+  additional: Node | undefined,
+  typeReport: Report,
+): Part {
+  const checks = nodes.map(checkOf);
+  const leaves = nodes.map((node) => node.leaf);
+  const inherited = names.map(isInherited);
+  const mandatory = names.map((name) => required.includes(name));
+  const closed = additional === FALSE_NODE;
+  const index = new Map(names.map((name, i) => [name, i]));
+  const requiredCount = mandatory.filter(Boolean).length;
+  const missing = requiredPart(required);
+  const others = propertiesPart(names, nodes, [], [], additional);
+  return {
+    check: closed
+      ? (value, ev) => {
+        if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+        const object = value as Record<string, unknown>;
+        let found = 0;
+        for (const name in object) {
+          const i = index.get(name);
+          if (i === undefined) return false;
+          const item = object[name];
+          const leaf = leaves[i];
+          if (leaf !== undefined ? !matchesLeaf(leaf, item) : !checks[i](item, undefined)) return false;
+          if (mandatory[i]) found++;
+        }
+        if (found !== requiredCount) return false;
+        if (ev !== undefined) ev.allProps = true;
+        return true;
+      }
+      : (value, ev) => {
+        if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+        const object = value as Record<string, unknown>;
+        let present = 0;
+        for (let i = 0; i < names.length; i++) {
+          const item = object[names[i]];
+          if (item === undefined || (inherited[i] && !Object.hasOwn(object, names[i]))) {
+            if (mandatory[i]) return false;
+            continue;
+          }
+          present++;
+          const leaf = leaves[i];
+          if (leaf !== undefined ? !matchesLeaf(leaf, item) : !checks[i](item, undefined)) return false;
+          if (ev !== undefined) ev.props.add(names[i]);
+        }
+        if (closed) {
+          let total = 0;
+          for (const _ in object) total++;
+          if (total !== present) return false;
+          if (ev !== undefined) ev.allProps = true;
+        }
+        return true;
+      },
+    report: (value, path, sink, ev) => {
+      if (!isObject(value)) return typeReport(value, path, sink, ev);
+      missing?.report(value, path, sink, ev);
+      others.report(value, path, sink, ev);
+    },
+  };
+}
+
+function unevaluatedPropertiesPart(node: Node): Part {
+  const check = checkOf(node);
+  return {
+    check: (value, ev) => {
+      if (!isObject(value) || ev?.allProps) return true;
+      for (const name in value) if (!ev?.props.has(name) && !check(value[name], undefined)) return false;
+      return true;
+    },
+    report: (value, path, sink, ev) => {
+      if (ev?.allProps) return;
+      const object = value as Record<string, unknown>;
+      for (const name in object) {
+        if (ev?.props.has(name) || node.check(object[name], undefined)) continue;
+        notAllowed(
+          sink,
+          appendPointer(path, name),
+          "unevaluatedProperties",
+          `Property "${name}" is not allowed.`,
+          node,
+          object[name],
+        );
+      }
+    },
+  };
+}
+
+function propertyNamesPart(node: Node): Part {
+  const check = checkOf(node);
+  return {
+    check: (value) => {
+      if (!isObject(value)) return true;
+      for (const name in value) if (!check(name, undefined)) return false;
+      return true;
+    },
+    report: (value, path, sink) => {
+      for (const name in value as Record<string, unknown>) {
+        if (!node.check(name, undefined)) {
+          push(sink, appendPointer(path, name), "propertyNames", `Property name "${name}" is not allowed.`);
+        }
+      }
+    },
+  };
+}
+
+function dependentSchemasPart(triggers: string[], nodes: Node[]): Part {
+  const checks = nodes.map(checkOf);
+  return {
+    check: (value, ev) => {
+      if (!isObject(value)) return true;
+      for (let i = 0; i < triggers.length; i++) {
+        if (Object.hasOwn(value, triggers[i]) && !checks[i](value, ev)) return false;
+      }
+      return true;
+    },
+    report: (value, path, sink, ev) => {
+      for (let i = 0; i < triggers.length; i++) {
+        if (Object.hasOwn(value as object, triggers[i]) && !nodes[i].check(value, ev)) {
+          nodes[i].report(value, path, sink, ev);
+        }
+      }
+    },
+  };
+}
+
+function allOfPart(nodes: Node[]): Part {
+  const check = allChecks(nodes.map(checkOf));
+  return {
+    check,
+    report: (value, path, sink, ev) => {
+      for (const node of nodes) if (!node.check(value, ev)) node.report(value, path, sink, ev);
+    },
+  };
+}
+
+function anyOfPart(nodes: Node[]): Part {
+  const checks = nodes.map(checkOf);
+  return {
+    check: (value, ev) => {
+      if (ev === undefined || !isContainer(value)) {
+        for (let i = 0; i < checks.length; i++) if (checks[i](value, undefined)) return true;
+        return false;
+      }
+      // Every passing branch's annotations count, so none is skipped.
+      let passed = false;
+      for (let i = 0; i < checks.length; i++) {
+        const branch = newEvaluated();
+        if (checks[i](value, branch)) {
+          passed = true;
+          mergeEvaluated(ev, branch);
+        }
+      }
+      return passed;
+    },
+    report: (_value, path, sink) => push(sink, path, "anyOf", `The value matches none of the schemas in "anyOf".`),
+  };
+}
+
+function oneOfPart(nodes: Node[]): Part {
+  const checks = nodes.map(checkOf);
+  const count = (value: unknown, ev: Evaluated | undefined): number => {
+    let passed = 0;
+    let kept: Evaluated | undefined;
+    for (let i = 0; i < checks.length; i++) {
+      const branch = ev === undefined ? undefined : newEvaluated();
+      if (!checks[i](value, branch)) continue;
+      if (++passed > 1) return passed;
+      kept = branch;
+    }
+    if (passed === 1 && ev !== undefined && kept !== undefined) mergeEvaluated(ev, kept);
+    return passed;
+  };
+  return {
+    check: (value, ev) => count(value, isContainer(value) ? ev : undefined) === 1,
+    report: (value, path, sink) => {
+      const passed = count(value, undefined);
+      push(
+        sink,
+        path,
+        "oneOf",
+        passed === 0
+          ? `The value matches none of the schemas in "oneOf"; exactly one must match.`
+          : `The value matches more than one of the schemas in "oneOf"; exactly one must match.`,
+      );
+    },
+  };
+}
+
+function notPart(node: Node): Part {
+  const check = checkOf(node);
+  return {
+    check: (value) => !check(value, undefined),
+    report: (_value, path, sink) => push(sink, path, "not", `The value must not match the schema in "not".`),
+  };
+}
+
+function ifPart(condition: Node, then: Node | undefined, otherwise: Node | undefined): Part {
+  const test = checkOf(condition);
+  const thenCheck = then === undefined ? undefined : checkOf(then);
+  const elseCheck = otherwise === undefined ? undefined : checkOf(otherwise);
+  const holds = (value: unknown, ev: Evaluated | undefined): boolean => {
+    if (ev === undefined || !isContainer(value)) return test(value, undefined);
+    const branch = newEvaluated();
+    if (!test(value, branch)) return false;
+    mergeEvaluated(ev, branch);
+    return true;
+  };
+  return {
+    check: (value, ev) => {
+      if (holds(value, ev)) return thenCheck === undefined || thenCheck(value, ev);
+      return elseCheck === undefined || elseCheck(value, ev);
+    },
+    report: (value, path, sink, ev) => {
+      const branch = holds(value, undefined) ? then : otherwise;
+      if (branch !== undefined && !branch.check(value, ev)) branch.report(value, path, sink, ev);
+    },
+  };
+}

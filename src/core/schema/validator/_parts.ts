@@ -1,0 +1,355 @@
+// The keywords that read the value alone (no subschema): their shape checks,
+// checks and messages.
+
+import { showValue } from "../../common/_show_value.ts";
+import { appendPointer } from "../../common/_json_pointer.ts";
+import { SchemaRefusal } from "./refusal.ts";
+import { canonicalJson, jsonDepth, jsonEqual } from "./_json_equal.ts";
+import { isObject, type Part, push } from "./_node.ts";
+import { MAX_SCHEMA_DEPTH } from "./_refs.ts";
+
+/** The refusal for a keyword whose value is not what the keyword takes. */
+export function malformed(
+  keyword: string,
+  location: string,
+  expected: string,
+  value: unknown,
+  pointer = `${location}/${keyword}`,
+): SchemaRefusal {
+  return new SchemaRefusal(
+    "invalid",
+    "malformed",
+    keyword,
+    pointer,
+    `Cannot compile the schema as "${keyword}" at ${pointer} must be ${expected}: current value is ${showValue(value)}`,
+  );
+}
+
+/** Whether a value is a finite number, as JSON numbers are. */
+export function isNumber(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value);
+}
+
+/** Whether a value is a count: a non-negative integer (`2.0` included). */
+export function isCount(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 0;
+}
+
+/** Whether a value is an array of distinct strings. */
+export function isNameList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((name) => typeof name === "string") &&
+    new Set(value).size === value.length;
+}
+
+/** Reads a JSON value the schema compares values with, refusing one too deep to compare safely. */
+function comparable(keyword: string, location: string, value: unknown): unknown {
+  if (jsonDepth(value, MAX_SCHEMA_DEPTH) > MAX_SCHEMA_DEPTH) {
+    throw malformed(keyword, location, `at most ${MAX_SCHEMA_DEPTH} levels deep`, value);
+  }
+  return value;
+}
+
+// Names Object.prototype gives every object: reading one is not finding it.
+const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** Whether an object lacks an own property, without `hasOwn` for the usual names. */
+export function lacks(object: Record<string, unknown>, name: string, inherited: boolean): boolean {
+  return inherited ? !Object.hasOwn(object, name) : object[name] === undefined;
+}
+
+/** Whether `name` is also a property every object inherits. */
+export function isInherited(name: string): boolean {
+  return INHERITED.has(name);
+}
+
+const TYPES = ["null", "boolean", "object", "array", "number", "string", "integer"];
+const ARTICLES: Record<string, string> = {
+  null: "null",
+  boolean: "a boolean",
+  object: "an object",
+  array: "an array",
+  number: "a number",
+  string: "a string",
+  integer: "an integer",
+};
+
+/** How a message names the kind of a value. */
+export function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "number") return Number.isInteger(value) ? "an integer" : "a number";
+  return ARTICLES[typeof value] ?? typeof value;
+}
+
+function typeCheck(type: string): (value: unknown) => boolean {
+  switch (type) {
+    case "string":
+      return (value) => typeof value === "string";
+    case "number":
+      return (value) => typeof value === "number";
+    case "integer":
+      return (value) => Number.isInteger(value);
+    case "boolean":
+      return (value) => typeof value === "boolean";
+    case "null":
+      return (value) => value === null;
+    case "array":
+      return (value) => Array.isArray(value);
+    default:
+      return isObject;
+  }
+}
+
+/** `type`: one name or an array of distinct names. */
+export function typePart(type: unknown, location: string): Part {
+  const types = typeof type === "string" ? [type] : type;
+  if (!isNameList(types) || !types.every((name) => TYPES.includes(name))) {
+    throw malformed("type", location, `one of ${TYPES.map((t) => `"${t}"`).join(", ")} or an array of them`, type);
+  }
+  const wanted = types.length === 0
+    ? "no value"
+    : types.map((name) => ARTICLES[name]).join(types.length === 2 ? " or " : ", ");
+  let check: (value: unknown) => boolean;
+  if (types.length === 1) {
+    check = typeCheck(types[0]);
+  } else {
+    const checks = types.map(typeCheck);
+    check = (value) => {
+      for (let i = 0; i < checks.length; i++) if (checks[i](value)) return true;
+      return false;
+    };
+  }
+  return {
+    check,
+    report: (value, path, sink) => push(sink, path, "type", `Expected ${wanted} but received ${kindOf(value)}.`),
+  };
+}
+
+/** `const`: JSON equality with one value. */
+export function constPart(expected: unknown, location: string): Part {
+  comparable("const", location, expected);
+  const composite = typeof expected === "object" && expected !== null;
+  return {
+    check: composite ? (value) => jsonEqual(value, expected) : (value) => value === expected,
+    report: (_value, path, sink) => push(sink, path, "const", `Expected ${showValue(expected)}.`),
+  };
+}
+
+/** `enum`: JSON equality with one of a list; scalars through a `Set`. */
+export function enumPart(list: unknown, location: string): Part {
+  if (!Array.isArray(list)) throw malformed("enum", location, "an array", list);
+  comparable("enum", location, list);
+  const scalars = new Set(list.filter((item) => typeof item !== "object" || item === null));
+  const composites = list.filter((item) => typeof item === "object" && item !== null);
+  return {
+    check: (value) => {
+      if (typeof value !== "object" || value === null) return scalars.has(value);
+      for (let i = 0; i < composites.length; i++) if (jsonEqual(value, composites[i])) return true;
+      return false;
+    },
+    report: (_value, path, sink) => push(sink, path, "enum", `Expected one of ${showValue(list)}.`),
+  };
+}
+
+/** `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`. */
+export function boundPart(keyword: string, limit: unknown, location: string): Part {
+  if (!isNumber(limit)) {
+    const expected = typeof limit === "boolean" ? "a number (the boolean form is draft-04's)" : "a number";
+    throw malformed(keyword, location, expected, limit);
+  }
+  switch (keyword) {
+    case "minimum":
+      return numberPart(keyword, (n) => n >= limit, `Expected a number at least ${limit}.`);
+    case "maximum":
+      return numberPart(keyword, (n) => n <= limit, `Expected a number at most ${limit}.`);
+    case "exclusiveMinimum":
+      return numberPart(keyword, (n) => n > limit, `Expected a number greater than ${limit}.`);
+    default:
+      return numberPart(keyword, (n) => n < limit, `Expected a number less than ${limit}.`);
+  }
+}
+
+function numberPart(keyword: string, accepts: (value: number) => boolean, message: string): Part {
+  return {
+    check: (value) => typeof value !== "number" || accepts(value),
+    report: (_value, path, sink) => push(sink, path, keyword, message),
+  };
+}
+
+/** `multipleOf`, exact for integers and within rounding error for fractions. */
+export function multipleOfPart(divisor: unknown, location: string): Part {
+  if (!isNumber(divisor) || divisor <= 0) throw malformed("multipleOf", location, "a number greater than 0", divisor);
+  const integral = Number.isInteger(divisor);
+  // Past 2^53 / divisor the quotient is not exact; an integer divisor's
+  // reciprocal being whole (0.5, 0.25) still decides integers there.
+  const wholeReciprocal = Number.isInteger(1 / divisor);
+  return numberPart("multipleOf", (value) => {
+    if (integral && Number.isInteger(value)) return value % divisor === 0;
+    const quotient = value / divisor;
+    if (!Number.isFinite(quotient)) return wholeReciprocal && Number.isInteger(value);
+    const nearest = Math.round(quotient);
+    return Math.abs(quotient - nearest) <= Number.EPSILON * 8 * Math.max(1, Math.abs(quotient));
+  }, `Expected a multiple of ${divisor}.`);
+}
+
+/** The length of a string in code points, as JSON Schema counts it. */
+export function codePoints(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
+}
+
+/** `minLength` and `maxLength`; the UTF-16 length decides without counting when it can. */
+export function lengthPart(keyword: string, limit: unknown, location: string): Part {
+  if (!isCount(limit)) throw malformed(keyword, location, "a non-negative integer", limit);
+  if (keyword === "minLength") {
+    const twice = limit * 2;
+    return {
+      check: (value) =>
+        typeof value !== "string" || value.length >= twice || (value.length >= limit && codePoints(value) >= limit),
+      report: (_value, path, sink) =>
+        push(sink, path, keyword, `Expected at least ${limit} character${limit === 1 ? "" : "s"}.`),
+    };
+  }
+  return {
+    check: (value) => typeof value !== "string" || value.length <= limit || codePoints(value) <= limit,
+    report: (_value, path, sink) =>
+      push(sink, path, keyword, `Expected at most ${limit} character${limit === 1 ? "" : "s"}.`),
+  };
+}
+
+/** `minItems`, `maxItems`, `minProperties`, `maxProperties`. */
+export function countPart(keyword: string, limit: unknown, location: string): Part {
+  if (!isCount(limit)) throw malformed(keyword, location, "a non-negative integer", limit);
+  const noun = keyword.endsWith("Items") ? "item" : "propert";
+  const plural = noun === "item" ? (limit === 1 ? "item" : "items") : (limit === 1 ? "property" : "properties");
+  const message = `Expected at ${keyword.startsWith("min") ? "least" : "most"} ${limit} ${plural}.`;
+  const report: Part["report"] = (_value, path, sink) => push(sink, path, keyword, message);
+  switch (keyword) {
+    case "minItems":
+      return { check: (value) => !Array.isArray(value) || value.length >= limit, report };
+    case "maxItems":
+      return { check: (value) => !Array.isArray(value) || value.length <= limit, report };
+    case "minProperties":
+      return { check: (value) => !isObject(value) || propertyCount(value, limit) >= limit, report };
+    default:
+      return { check: (value) => !isObject(value) || propertyCount(value, limit + 1) <= limit, report };
+  }
+}
+
+/** Counts own properties up to `enough`, without the array `Object.keys` builds. */
+function propertyCount(object: Record<string, unknown>, enough: number): number {
+  let count = 0;
+  for (const _ in object) if (++count >= enough) break;
+  return count;
+}
+
+/** Finds two equal items, or returns `undefined`. */
+function repeated(items: readonly unknown[]): [number, number] | undefined {
+  // Few items: compare pairs, allocating nothing.
+  if (items.length <= 16) {
+    for (let i = 0; i < items.length; i++) {
+      for (let j = i + 1; j < items.length; j++) if (jsonEqual(items[i], items[j])) return [i, j];
+    }
+    return undefined;
+  }
+  const scalars = new Map<unknown, number>();
+  const composites = new Map<string, number>();
+  for (let j = 0; j < items.length; j++) {
+    const item = items[j];
+    const composite = typeof item === "object" && item !== null;
+    const key = composite ? canonicalJson(item) : item;
+    const seen = composite ? composites.get(key as string) : scalars.get(key);
+    if (seen !== undefined) return [seen, j];
+    if (composite) composites.set(key as string, j);
+    else scalars.set(key, j);
+  }
+  return undefined;
+}
+
+/** `uniqueItems`. */
+export function uniqueItemsPart(unique: unknown, location: string): Part | undefined {
+  if (typeof unique !== "boolean") throw malformed("uniqueItems", location, "a boolean", unique);
+  if (!unique) return undefined;
+  return {
+    check: (value) => !Array.isArray(value) || value.length < 2 || repeated(value) === undefined,
+    report: (value, path, sink) => {
+      const [i, j] = repeated(value as unknown[])!;
+      push(sink, path, "uniqueItems", `Items ${i} and ${j} are equal; items must be unique.`);
+    },
+  };
+}
+
+/** Reads `required`: distinct property names. */
+export function requiredNames(names: unknown, location: string): string[] {
+  if (!isNameList(names)) throw malformed("required", location, "an array of distinct strings", names);
+  return names;
+}
+
+/** `required`, from names already read. */
+export function requiredPart(names: string[]): Part | undefined {
+  if (names.length === 0) return undefined;
+  const inherited = names.map(isInherited);
+  return {
+    check: (value) => {
+      if (!isObject(value)) return true;
+      for (let i = 0; i < names.length; i++) if (lacks(value, names[i], inherited[i])) return false;
+      return true;
+    },
+    report: (value, path, sink) => {
+      const object = value as Record<string, unknown>;
+      for (let i = 0; i < names.length; i++) {
+        if (lacks(object, names[i], inherited[i])) {
+          push(sink, appendPointer(path, names[i]), "required", `Missing required property "${names[i]}".`);
+        }
+      }
+    },
+  };
+}
+
+/** `dependentRequired`, and the array form of draft-07's `dependencies` (reported under `keyword`). */
+export function dependentRequiredPart(keyword: string, map: Record<string, string[]>): Part | undefined {
+  const triggers = Object.keys(map).filter((name) => map[name].length > 0);
+  if (triggers.length === 0) return undefined;
+  const missing = (object: Record<string, unknown>, trigger: string) =>
+    Object.hasOwn(object, trigger) ? map[trigger].filter((name) => !Object.hasOwn(object, name)) : [];
+  return {
+    check: (value) => {
+      if (!isObject(value)) return true;
+      for (const trigger of triggers) {
+        if (!Object.hasOwn(value, trigger)) continue;
+        for (const name of map[trigger]) if (!Object.hasOwn(value, name)) return false;
+      }
+      return true;
+    },
+    report: (value, path, sink) => {
+      for (const trigger of triggers) {
+        for (const name of missing(value as Record<string, unknown>, trigger)) {
+          push(
+            sink,
+            appendPointer(path, name),
+            keyword,
+            `Missing property "${name}", required when "${trigger}" is present.`,
+          );
+        }
+      }
+    },
+  };
+}
+
+/** `format` when asserted: a string is checked, other values pass. */
+export function formatPart(format: string, accepts: (text: string) => boolean): Part {
+  return {
+    check: (value) => typeof value !== "string" || accepts(value),
+    report: (_value, path, sink) => push(sink, path, "format", `Expected a string in the "${format}" format.`),
+  };
+}

@@ -1,0 +1,180 @@
+// Reference resolution: an index of the schema resources (`$id`) and anchors
+// of the schema and its remotes, and the lookup of a `$ref` in that index.
+
+import { SchemaRefusal } from "./refusal.ts";
+import { type Draft, SCHEMA_ARRAYS, SCHEMA_MAPS, SCHEMA_VALUED } from "./_keywords.ts";
+
+/** The base URI of a schema without `$id`; it names no real host. */
+export const ROOT_BASE = "json-schema:///root";
+
+/** The deepest schema nesting compiled; deeper schemas are refused. */
+export const MAX_SCHEMA_DEPTH = 64;
+
+/** What the index knows about the schema documents. */
+export interface Registry {
+  /** Fragment-free URI → the schema resource it names. */
+  readonly resources: Map<string, unknown>;
+  /** Absolute URI with a plain-name fragment → the schema it names. */
+  readonly anchors: Map<string, object>;
+  /** Schema object → its base URI, after its own `$id`. */
+  readonly bases: Map<object, string>;
+  /** Schema object → where it is, as refusals show it. */
+  readonly locations: Map<object, string>;
+}
+
+/** A resolved reference: the schema it names and that schema's base URI. */
+export interface Target {
+  readonly schema: unknown;
+  readonly base: string;
+}
+
+/** Resolves a URI reference against a base, or `undefined` when it does not parse. */
+export function resolveUri(reference: string, base: string): string | undefined {
+  try {
+    return new URL(reference, base).href;
+  } catch {
+    return undefined;
+  }
+}
+
+function splitFragment(uri: string): [string, string] {
+  const hash = uri.indexOf("#");
+  return hash === -1 ? [uri, ""] : [uri.slice(0, hash), uri.slice(hash + 1)];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Creates an empty registry. */
+export function createRegistry(): Registry {
+  return { resources: new Map(), anchors: new Map(), bases: new Map(), locations: new Map() };
+}
+
+/**
+ * Indexes one document: its resources and anchors, each schema's base URI
+ * and location. Only subschema keywords are walked, so an `$id` inside
+ * `enum` or an unknown keyword names nothing, as the specification says.
+ *
+ * @throws {SchemaRefusal} When the document nests deeper than {@linkcode MAX_SCHEMA_DEPTH} or an `$id` is malformed.
+ */
+export function indexDocument(document: unknown, base: string, prefix: string, draft: Draft, registry: Registry): void {
+  registry.resources.set(base, document);
+  walk(document, base, prefix, 0, draft, registry, prefix);
+}
+
+function walk(
+  node: unknown,
+  base: string,
+  location: string,
+  depth: number,
+  draft: Draft,
+  registry: Registry,
+  prefix: string,
+): void {
+  if (!isObject(node) || registry.bases.has(node)) return;
+  if (depth > MAX_SCHEMA_DEPTH) {
+    throw new SchemaRefusal(
+      "invalid",
+      "depth",
+      "",
+      location,
+      `Cannot compile the schema as it nests deeper than ${MAX_SCHEMA_DEPTH} schemas at ${location.slice(0, 200)}...`,
+    );
+  }
+  let own = base;
+  // Draft-07 ignores every sibling of `$ref`, `$id` included.
+  const id = draft === "7" && node.$ref !== undefined ? undefined : node.$id;
+  if (typeof id === "string") {
+    const resolved = resolveUri(id, base);
+    if (resolved === undefined) {
+      throw new SchemaRefusal(
+        "invalid",
+        "malformed",
+        "$id",
+        `${location}/$id`,
+        `Cannot compile the schema as "$id" at ${location}/$id must be a URI reference: current value is ${
+          JSON.stringify(id)
+        }`,
+      );
+    }
+    const [uri, fragment] = splitFragment(resolved);
+    if (draft === "7" && id.startsWith("#")) {
+      registry.anchors.set(resolved, node);
+    } else {
+      own = uri;
+      registry.resources.set(uri, node);
+      if (fragment !== "") registry.anchors.set(resolved, node);
+    }
+  }
+  if (draft === "2020-12") {
+    for (const keyword of ["$anchor", "$dynamicAnchor"]) {
+      const anchor = node[keyword];
+      if (typeof anchor === "string") registry.anchors.set(`${own}#${anchor}`, node);
+    }
+  }
+  registry.bases.set(node, own);
+  registry.locations.set(node, location);
+  for (const keyword of SCHEMA_VALUED[draft]) {
+    if (keyword in node) walk(node[keyword], own, `${location}/${keyword}`, depth + 1, draft, registry, prefix);
+  }
+  for (const keyword of SCHEMA_ARRAYS[draft]) {
+    const items = node[keyword];
+    if (!Array.isArray(items)) continue;
+    for (let i = 0; i < items.length; i++) {
+      walk(items[i], own, `${location}/${keyword}/${i}`, depth + 1, draft, registry, prefix);
+    }
+  }
+  for (const keyword of SCHEMA_MAPS[draft]) {
+    const map = node[keyword];
+    if (!isObject(map)) continue;
+    for (const name in map) {
+      const token = name.replaceAll("~", "~0").replaceAll("/", "~1");
+      walk(map[name], own, `${location}/${keyword}/${token}`, depth + 1, draft, registry, prefix);
+    }
+  }
+}
+
+/**
+ * Finds the schema a `$ref` names.
+ *
+ * @returns The target, `"resource"` when no known document has the URI (a
+ * fallback validator may know it, e.g. a meta-schema), or `"fragment"` when
+ * the document is known but the pointer or anchor names nothing in it.
+ */
+export function resolveReference(
+  reference: string,
+  base: string,
+  registry: Registry,
+): Target | "resource" | "fragment" {
+  const full = resolveUri(reference, base);
+  if (full === undefined) return "resource";
+  const [uri, fragment] = splitFragment(full);
+  const resource = registry.resources.get(uri);
+  if (resource === undefined) return "resource";
+  if (fragment === "") return { schema: resource, base: uri };
+  if (!fragment.startsWith("/")) {
+    const anchored = registry.anchors.get(full);
+    return anchored === undefined ? "fragment" : { schema: anchored, base: registry.bases.get(anchored) ?? uri };
+  }
+  let node: unknown = resource;
+  let nodeBase = uri;
+  for (const raw of fragment.slice(1).split("/")) {
+    let token: string;
+    try {
+      token = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
+    } catch {
+      return "fragment";
+    }
+    if (Array.isArray(node)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= node.length) return "fragment";
+      node = node[Number(token)];
+    } else if (isObject(node) && Object.hasOwn(node, token)) {
+      node = node[token];
+    } else {
+      return "fragment";
+    }
+    if (isObject(node)) nodeBase = registry.bases.get(node) ?? nodeBase;
+  }
+  return { schema: node, base: nodeBase };
+}

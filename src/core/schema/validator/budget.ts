@@ -1,0 +1,66 @@
+/**
+ * The bounds on compiling a schema and on validating one value.
+ *
+ * @module
+ */
+
+/** Bounds on the work a schema may cost; each is a count, not a time. */
+export interface ValidatorBudget {
+  /**
+   * The most schema nodes the schema may expand to, counting each `$ref`
+   * target once per place that reaches it (a recursive reference counts
+   * once). Above it the schema is refused as `invalid` with reason `budget`.
+   * Default {@linkcode DEFAULT_VALIDATOR_BUDGET}.compiledNodes.
+   */
+  readonly compiledNodes?: number;
+  /**
+   * The most schema-node visits validating one value may take. Above it
+   * validation stops with a {@linkcode SchemaBudgetError}. A leaf schema (a
+   * type and its bounds, no subschema) is not counted: it cannot multiply
+   * the work, the schema holding it is counted.
+   * Default {@linkcode DEFAULT_VALIDATOR_BUDGET}.stepsPerValue.
+   */
+  readonly stepsPerValue?: number;
+}
+
+/** The default budget: 100,000 compiled nodes, 1,000,000 steps per value. */
+export const DEFAULT_VALIDATOR_BUDGET: Required<ValidatorBudget> = Object.freeze({
+  compiledNodes: 100_000,
+  stepsPerValue: 1_000_000,
+});
+
+/**
+ * Thrown by `isValid` and `diagnose` when validating one value takes more
+ * steps than the budget allows. The schema is to blame, not the value: a
+ * bounded value (the caller's limits) only exceeds the budget under a schema
+ * whose cost multiplies, so the caller should stop trusting the schema.
+ *
+ * @example Catch the budget error
+ * ```ts
+ * import { compileValidator } from "./validator.ts";
+ * import { SchemaBudgetError } from "./budget.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const schema = { items: { anyOf: [{ type: "string" }, { type: "number" }] } };
+ * const validator = compileValidator(schema, { budget: { stepsPerValue: 10 } });
+ * assert.throws(() => validator.isValid(new Array(100).fill(1)), SchemaBudgetError);
+ * ```
+ */
+export class SchemaBudgetError extends RangeError {
+  /** The step budget that was exceeded. */
+  readonly steps: number;
+
+  /**
+   * Builds the error.
+   *
+   * @param label Names the schema in the message.
+   * @param steps The step budget exceeded.
+   */
+  constructor(label: string, steps: number) {
+    super(
+      `Cannot validate against the ${label} as one value took more than ${steps} steps: the schema's cost multiplies`,
+    );
+    this.name = "SchemaBudgetError";
+    this.steps = steps;
+  }
+}

@@ -1,0 +1,92 @@
+// The diagnostics diagnose() gives for common failures: path, keyword, message.
+
+import assert from "node:assert/strict";
+import { compileValidator } from "../../../src/core/schema/validator/validator.ts";
+import { boundDiagnostics } from "../../../src/core/common/diagnostics.ts";
+
+const person = compileValidator({
+  type: "object",
+  properties: {
+    name: { type: "string", minLength: 1, maxLength: 5 },
+    age: { type: "integer", minimum: 0, maximum: 150 },
+    tags: { type: "array", items: { type: "string" }, maxItems: 2, uniqueItems: true },
+    role: { enum: ["admin", "user"] },
+    "a/b": { type: "boolean" },
+  },
+  required: ["name", "age"],
+  additionalProperties: false,
+});
+
+Deno.test("diagnose() points a missing required property at the property", () => {
+  assert.deepEqual(person.diagnose({ name: "ann" }), [
+    { path: "/age", keyword: "required", message: 'Missing required property "age".' },
+  ]);
+});
+
+Deno.test("diagnose() names each property additionalProperties: false refuses", () => {
+  assert.deepEqual(person.diagnose({ name: "ann", age: 3, extra: 1 }), [
+    { path: "/extra", keyword: "additionalProperties", message: 'Property "extra" is not allowed.' },
+  ]);
+});
+
+Deno.test("diagnose() reports type, bounds, lengths, enum and items at their JSON Pointers", () => {
+  const found = person.diagnose({ name: "", age: 1.5, tags: ["a", 2, "a"], role: "root", "a/b": "yes" });
+  assert.deepEqual(boundDiagnostics(found).diagnostics, [
+    { path: "/age", keyword: "type", message: "Expected an integer but received a number." },
+    { path: "/a~1b", keyword: "type", message: "Expected a boolean but received a string." },
+    { path: "/name", keyword: "minLength", message: "Expected at least 1 character." },
+    { path: "/role", keyword: "enum", message: 'Expected one of ["admin","user"].' },
+    { path: "/tags", keyword: "maxItems", message: "Expected at most 2 items." },
+    { path: "/tags", keyword: "uniqueItems", message: "Items 0 and 2 are equal; items must be unique." },
+    { path: "/tags/1", keyword: "type", message: "Expected a string but received an integer." },
+  ]);
+  assert.deepEqual(person.diagnose({ name: "abcdef", age: 200 }), [
+    { path: "/name", keyword: "maxLength", message: "Expected at most 5 characters." },
+    { path: "/age", keyword: "maximum", message: "Expected a number at most 150." },
+  ]);
+});
+
+Deno.test("diagnose() gives an empty list for a valid value", () => {
+  assert.deepEqual(person.diagnose({ name: "ann", age: 3 }), []);
+});
+
+Deno.test("diagnose() reports unevaluatedProperties and a false schema", () => {
+  const validator = compileValidator({
+    allOf: [{ properties: { a: true } }],
+    unevaluatedProperties: false,
+  });
+  assert.deepEqual(validator.diagnose({ a: 1, b: 2 }), [
+    { path: "/b", keyword: "unevaluatedProperties", message: 'Property "b" is not allowed.' },
+  ]);
+  assert.deepEqual(compileValidator(false).diagnose(1), [
+    { path: "", keyword: "false", message: "No value is allowed here." },
+  ]);
+});
+
+Deno.test("diagnose() reports anyOf, oneOf, not, const and pattern failures on the value", () => {
+  const validator = compileValidator({
+    properties: {
+      any: { anyOf: [{ type: "string" }, { type: "number" }] },
+      one: { oneOf: [{ type: "number" }, { type: "integer" }] },
+      not: { not: { type: "null" } },
+      fixed: { const: "x" },
+      code: { pattern: "^[a-z]+$" },
+    },
+  });
+  assert.deepEqual(validator.diagnose({ any: null, one: 1, not: null, fixed: "y", code: "A" }), [
+    { path: "/any", keyword: "anyOf", message: 'The value matches none of the schemas in "anyOf".' },
+    {
+      path: "/one",
+      keyword: "oneOf",
+      message: 'The value matches more than one of the schemas in "oneOf"; exactly one must match.',
+    },
+    { path: "/not", keyword: "not", message: 'The value must not match the schema in "not".' },
+    { path: "/fixed", keyword: "const", message: 'Expected "x".' },
+    { path: "/code", keyword: "pattern", message: 'Expected a string matching the pattern "^[a-z]+$".' },
+  ]);
+});
+
+Deno.test("diagnose() stops at the diagnostics bound", () => {
+  const validator = compileValidator({ items: { type: "string" } }, { maxDiagnostics: 64 });
+  assert.equal(validator.diagnose(new Array(1000).fill(1)).length, 64);
+});

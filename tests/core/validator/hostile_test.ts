@@ -1,0 +1,136 @@
+// Schemas written to stall a validator: each is refused or ends quickly.
+
+import assert from "node:assert/strict";
+import { compileValidator } from "../../../src/core/schema/validator/validator.ts";
+import { linearPatterns } from "../../../src/core/schema/validator/linear_patterns.ts";
+import { SchemaRefusal } from "../../../src/core/schema/validator/refusal.ts";
+import { SchemaBudgetError } from "../../../src/core/schema/validator/budget.ts";
+
+function nestedPairs(levels: number): Record<string, unknown> {
+  const defs: Record<string, unknown> = { l0: { type: "string" } };
+  for (let n = 1; n <= levels; n++) {
+    defs[`l${n}`] = { allOf: [{ $ref: `#/$defs/l${n - 1}` }, { $ref: `#/$defs/l${n - 1}` }] };
+  }
+  return { $defs: defs, $ref: `#/$defs/l${levels}` };
+}
+
+function refusal(fn: () => unknown): SchemaRefusal {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof SchemaRefusal) return error;
+    throw error;
+  }
+  assert.fail("expected a SchemaRefusal");
+}
+
+Deno.test("linearPatterns runs ^(a+)+$ on 40 a's and a ! without backtracking", () => {
+  const validator = compileValidator({ type: "string", pattern: "^(a+)+$" }, { patterns: linearPatterns });
+  assert.equal(validator.isValid("a".repeat(40) + "!"), false);
+  assert.equal(validator.isValid("a".repeat(100_000) + "!"), false);
+  assert.equal(validator.isValid("aaaa"), true);
+});
+
+Deno.test("linearPatterns runs a catastrophic patternProperties regex on a key", () => {
+  const validator = compileValidator(
+    { type: "object", patternProperties: { "^(a+)+$": { type: "number" } }, additionalProperties: false },
+    { patterns: linearPatterns },
+  );
+  assert.equal(validator.isValid({ ["a".repeat(40) + "!"]: 1 }), false);
+  assert.equal(validator.isValid({ ["a".repeat(40)]: 1 }), true);
+});
+
+Deno.test("linearPatterns refuses a backreference or a lookaround as unsupported, naming the pattern", () => {
+  for (const pattern of ["^(a)\\1$", "^(?=a)a$", "(?<!x)y", "\\k<n>(?<n>a)"]) {
+    const error = refusal(() => compileValidator({ pattern }, { patterns: linearPatterns }));
+    assert.equal(error.kind, "unsupported");
+    assert.equal(error.reason, "pattern");
+    assert.equal(error.pointer, "/pattern");
+    assert.ok(error.message.includes(JSON.stringify(pattern)), error.message);
+  }
+});
+
+Deno.test("linearPatterns reads ECMA-262 classes as RegExp does", () => {
+  const cases: [string, string[]][] = [
+    ["^\\s+$", [" ", "\u00a0", "\u2028", "\t", "a"]],
+    ["^a.c$", ["abc", "a\nc", "a\rc", "a\u2028c"]],
+    ["^\\p{L}+$", ["héllo", "abc1", "日本"]],
+    ["^\\u00e9\\u{1F600}$", ["é😀", "e😀"]],
+    ["^[^]$", ["x", "\n"]],
+    ["^(?<year>\\d{4})-\\d\\d$", ["2024-01", "24-01"]],
+    ["[]", ["", "a"]],
+  ];
+  for (const [source, inputs] of cases) {
+    const linear = linearPatterns.compile(source);
+    const native = new RegExp(source, "u");
+    for (const input of inputs) {
+      assert.equal(linear.test(input), native.test(input), `${source} on ${JSON.stringify(input)}`);
+    }
+  }
+});
+
+for (const levels of [20, 30]) {
+  Deno.test(`nested allOf/$ref pairs ${levels} levels deep are refused at compile as over budget`, () => {
+    const started = performance.now();
+    const error = refusal(() => compileValidator(nestedPairs(levels)));
+    assert.equal(error.kind, "invalid");
+    assert.equal(error.reason, "budget");
+    // Generous: the refusal counts at most the node budget, never 2^levels.
+    assert.ok(performance.now() - started < 5_000);
+  });
+}
+
+Deno.test("a schema whose steps multiply under a large node budget ends with SchemaBudgetError", () => {
+  const validator = compileValidator(nestedPairs(30), { budget: { compiledNodes: Number.MAX_SAFE_INTEGER } });
+  assert.throws(() => validator.isValid("x"), (error: unknown) => {
+    assert.ok(error instanceof SchemaBudgetError);
+    assert.match(error.message, /^Cannot validate against the schema as one value took more than 1000000 steps/);
+    return true;
+  });
+  // The validator stays usable: the step count restarts with each value.
+  const small = compileValidator(nestedPairs(3));
+  assert.equal(small.isValid("x"), true);
+  assert.equal(small.isValid(1), false);
+});
+
+Deno.test("a schema 200,000 levels deep is refused as invalid, without a RangeError", () => {
+  let schema: Record<string, unknown> = { type: "string" };
+  for (let i = 0; i < 200_000; i++) schema = { properties: { a: schema } };
+  const error = refusal(() => compileValidator(schema));
+  assert.equal(error.kind, "invalid");
+  assert.equal(error.reason, "depth");
+  let nots: Record<string, unknown> = {};
+  for (let i = 0; i < 200_000; i++) nots = { not: nots };
+  assert.equal(refusal(() => compileValidator(nots)).reason, "depth");
+});
+
+Deno.test("a const 200,000 levels deep is refused as invalid, without a RangeError", () => {
+  let value: unknown = 1;
+  for (let i = 0; i < 200_000; i++) value = [value];
+  const error = refusal(() => compileValidator({ const: value }));
+  assert.equal(error.kind, "invalid");
+});
+
+Deno.test("a recursive $ref compiles once and validates a nested value", () => {
+  const validator = compileValidator({
+    $defs: { tree: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/tree" } } } } },
+    $ref: "#/$defs/tree",
+  });
+  assert.equal(validator.isValid({ children: [{ children: [{ children: [] }] }] }), true);
+  assert.equal(validator.isValid({ children: [{ children: [1] }] }), false);
+});
+
+function chain(length: number): Record<string, unknown> {
+  const defs: Record<string, unknown> = { d0: { type: "integer" } };
+  for (let i = 1; i < length; i++) defs[`d${i}`] = { $ref: `#/$defs/d${i - 1}` };
+  return { $defs: defs, $ref: `#/$defs/d${length - 1}` };
+}
+
+Deno.test("a chain of 200 $ref validates; one of 20,000 is refused as too deep, without a RangeError", () => {
+  const validator = compileValidator(chain(200));
+  assert.equal(validator.isValid(1), true);
+  assert.equal(validator.isValid("1"), false);
+  const error = refusal(() => compileValidator(chain(20_000)));
+  assert.equal(error.kind, "invalid");
+  assert.equal(error.reason, "depth");
+});

@@ -1,0 +1,160 @@
+// What compileValidator refuses, with which kind and message.
+
+import assert from "node:assert/strict";
+import { compileValidator } from "../../../src/core/schema/validator/validator.ts";
+import { SchemaRefusal } from "../../../src/core/schema/validator/refusal.ts";
+
+function refusal(schema: unknown, options = {}): SchemaRefusal {
+  try {
+    compileValidator(schema, options);
+  } catch (error) {
+    if (error instanceof SchemaRefusal) return error;
+    throw error;
+  }
+  assert.fail(`expected a refusal of ${JSON.stringify(schema)}`);
+}
+
+Deno.test("compileValidator() refuses malformed keyword values as invalid, naming keyword, pointer and value", () => {
+  const cases: [unknown, string][] = [
+    [
+      { enum: 5 },
+      'Cannot compile the schema as "enum" at /enum must be an array: current value is 5',
+    ],
+    [
+      { allOf: 5 },
+      'Cannot compile the schema as "allOf" at /allOf must be a non-empty array of schemas: current value is 5',
+    ],
+    [
+      { required: "name" },
+      'Cannot compile the schema as "required" at /required must be an array of distinct strings: current value is "name"',
+    ],
+    [
+      { properties: { a: { type: "strnig" } } },
+      'Cannot compile the schema as "type" at /properties/a/type must be one of "null", "boolean", "object", "array", "number", "string", "integer" or an array of them: current value is "strnig"',
+    ],
+    [
+      { minimum: "1" },
+      'Cannot compile the schema as "minimum" at /minimum must be a number: current value is "1"',
+    ],
+    [
+      { exclusiveMinimum: true, minimum: 1 },
+      'Cannot compile the schema as "exclusiveMinimum" at /exclusiveMinimum must be a number (the boolean form is draft-04\'s): current value is true',
+    ],
+    [
+      { exclusiveMaximum: false },
+      'Cannot compile the schema as "exclusiveMaximum" at /exclusiveMaximum must be a number (the boolean form is draft-04\'s): current value is false',
+    ],
+    [
+      { pattern: "(" },
+      'Cannot compile the schema as "pattern" at /pattern must be a regular expression (ECMA-262): current value is "("',
+    ],
+    [
+      { patternProperties: { "[": {} } },
+      'Cannot compile the schema as "patternProperties" at /patternProperties/[ must be a regular expression (ECMA-262): current value is "["',
+    ],
+    [
+      { maxLength: -1 },
+      'Cannot compile the schema as "maxLength" at /maxLength must be a non-negative integer: current value is -1',
+    ],
+    [
+      { items: { multipleOf: 0 } },
+      'Cannot compile the schema as "multipleOf" at /items/multipleOf must be a number greater than 0: current value is 0',
+    ],
+  ];
+  for (const [schema, message] of cases) {
+    const error = refusal(schema);
+    assert.ok(error instanceof TypeError);
+    assert.equal(error.kind, "invalid", message);
+    assert.equal(error.reason, "malformed", message);
+    assert.equal(error.message, message);
+  }
+});
+
+Deno.test("compileValidator() refuses a schema that is neither an object nor a boolean", () => {
+  const error = refusal({ properties: { a: 5 } });
+  assert.equal(error.kind, "invalid");
+  assert.equal(error.pointer, "/properties/a");
+  assert.equal(
+    error.message,
+    "Cannot compile the schema as the schema at /properties/a must be an object or a boolean: current value is 5",
+  );
+});
+
+Deno.test("compileValidator() refuses what it does not implement as unsupported, naming keyword and pointer", () => {
+  const cases: [unknown, string, string][] = [
+    [{ $dynamicRef: "#x" }, "$dynamicRef", "/$dynamicRef"],
+    [{ items: { $recursiveRef: "#" } }, "$recursiveRef", "/items/$recursiveRef"],
+    [{ $schema: "http://json-schema.org/draft-04/schema#" }, "$schema", "/$schema"],
+    [{ $ref: "https://json-schema.org/draft/2020-12/schema" }, "$ref", "/$ref"],
+  ];
+  for (const [schema, keyword, pointer] of cases) {
+    const error = refusal(schema);
+    assert.equal(error.kind, "unsupported", error.message);
+    assert.equal(error.keyword, keyword);
+    assert.equal(error.pointer, pointer);
+  }
+  const format = refusal({ format: "idn-email" }, { formats: "assert" });
+  assert.equal(format.kind, "unsupported");
+  assert.equal(format.reason, "format");
+  // A pattern valid only without the `u` flag may suit another validator.
+  assert.equal(refusal({ pattern: "\\_" }).kind, "unsupported");
+});
+
+Deno.test("compileValidator() refuses a $ref into its own document that names nothing as invalid", () => {
+  const error = refusal({ $ref: "#/$defs/missing" });
+  assert.equal(error.kind, "invalid");
+  assert.equal(error.reason, "reference");
+  assert.equal(error.pointer, "/$ref");
+});
+
+Deno.test("compileValidator() ignores keywords that are not JSON Schema keywords", () => {
+  const validator = compileValidator({ type: "string", "x-widget": { $ref: "#/nowhere" }, nullable: true });
+  assert.equal(validator.isValid("a"), true);
+  assert.equal(validator.isValid(null), false);
+});
+
+Deno.test("compileValidator() ignores format unless asked to assert it", () => {
+  assert.equal(compileValidator({ format: "email" }).isValid("nope"), true);
+  const asserting = compileValidator({ format: "email" }, { formats: "assert" });
+  assert.equal(asserting.isValid("nope"), false);
+  assert.equal(asserting.isValid("a@example.com"), true);
+  assert.equal(compileValidator({ format: "x-custom" }, { formats: "assert" }).isValid("any"), true);
+});
+
+Deno.test("compileValidator() reads the draft from $schema and draft-07 ignores $ref siblings", () => {
+  const schema = {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    definitions: { s: {} },
+    $ref: "#/definitions/s",
+    type: "number",
+  };
+  const validator = compileValidator(schema);
+  assert.equal(validator.draft, "7");
+  assert.equal(validator.isValid("not a number"), true);
+  assert.equal(compileValidator(schema, { draft: "2020-12" }).isValid("not a number"), false);
+});
+
+Deno.test("compileValidator() resolves $ref through remotes, $id bases and anchors, never fetching", () => {
+  const validator = compileValidator(
+    {
+      $id: "https://example.test/root.json",
+      properties: {
+        a: { $ref: "item.json" },
+        b: { $ref: "#name" },
+        c: { $ref: "https://remote.test/defs.json#/$defs/positive" },
+        d: { $ref: "#/$defs/a~1b%25" },
+      },
+      $defs: {
+        item: { $id: "item.json", type: "string" },
+        named: { $anchor: "name", type: "boolean" },
+        "a/b%": { const: 3 },
+      },
+    },
+    { remotes: { "https://remote.test/defs.json": { $defs: { positive: { exclusiveMinimum: 0 } } } } },
+  );
+  assert.equal(validator.isValid({ a: "x", b: true, c: 1, d: 3 }), true);
+  assert.equal(validator.isValid({ a: 1 }), false);
+  assert.equal(validator.isValid({ b: "x" }), false);
+  assert.equal(validator.isValid({ c: 0 }), false);
+  assert.equal(validator.isValid({ d: 4 }), false);
+});
