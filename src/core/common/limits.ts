@@ -7,6 +7,7 @@
 
 import { toPointer } from "./_json_pointer.ts";
 import { encodedStringBytes, leanVerdict, numberBytes } from "./_json_size.ts";
+import { messageOfThrown } from "./_describe_thrown.ts";
 
 /** The bounds a schema or value must stay within. */
 export interface JsonLimits {
@@ -198,7 +199,7 @@ export function checkJsonValue(
     walk.value(value, 0);
   } catch (error) {
     // A getter or a proxy can throw while the value is read.
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = messageOfThrown(error);
     walk.fail("json", `Cannot read the value as reading it threw: ${detail}`);
   }
   return walk.problem;

@@ -38,6 +38,8 @@ import {
 import { isRecord } from "../common/_is_record.ts";
 import { recordProblem, suspendedRecord } from "./_suspended_record.ts";
 import { CallContext } from "./_tool_context.ts";
+import { describeThrown } from "../common/_describe_thrown.ts";
+import { showValue } from "../common/_show_value.ts";
 
 /** A registered tool, with what dispatch needs resolved once at registration. */
 export interface Entry {
@@ -94,7 +96,7 @@ function keyAt(
 /** Says what is wrong with a call's options, if anything: they come from the host, not the model. */
 function optionsProblem(options: CallOptions, timeoutMs: number | undefined): string | undefined {
   if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= 2 ** 31 - 1)) {
-    return `timeoutMs must be a number from 1 to ${2 ** 31 - 1}: current value is ${String(timeoutMs)}`;
+    return `timeoutMs must be a number from 1 to ${2 ** 31 - 1}: current value is ${showValue(timeoutMs)}`;
   }
   const signal: unknown = options.signal;
   if (
@@ -173,7 +175,7 @@ function parseOutcome(parsed: unknown): ParseOutcome {
 }
 
 function threw(error: unknown): ParseOutcome {
-  return { broken: `threw: ${String(error)}` };
+  return { broken: `threw: ${describeThrown(error)}` };
 }
 
 function outputEvent(result: Record<string, unknown>, output: unknown): TerminalEvent {
@@ -258,7 +260,10 @@ export class Dispatcher {
         args = projection.restore(entry.descriptor.inputSchema, args);
       } catch (error) {
         return failed(
-          contract(call.name, `the ${projection.name} projection could not restore the arguments: ${error}`),
+          contract(
+            call.name,
+            `the ${projection.name} projection could not restore the arguments: ${describeThrown(error)}`,
+          ),
         );
       }
       if (!isRecord(args)) {
@@ -305,7 +310,7 @@ export class Dispatcher {
       return failed(refusedResume(
         tool,
         "the record's resume schema is invalid",
-        one({ path: "/resumeSchema", keyword: "schema", message: String(error) }),
+        one({ path: "/resumeSchema", keyword: "schema", message: describeThrown(error) }),
       ));
     }
     const limit = checkJsonValue(answer, this.#limits);
@@ -596,7 +601,7 @@ export class Dispatcher {
     try {
       iterator = entry.tool.execute(invocation, ctx)[Symbol.asyncIterator]();
     } catch (error) {
-      return failed(contract(name, `execute() threw: ${String(error)}`));
+      return failed(contract(name, `execute() threw: ${describeThrown(error)}`));
     }
     // The promise constructor also catches an iterator whose next() throws or returns no promise.
     const step = () =>
@@ -618,9 +623,9 @@ export class Dispatcher {
             terminal
               ? contract(
                 name,
-                `the stream threw after its terminal event: ${String(outcome.error)}`,
+                `the stream threw after its terminal event: ${describeThrown(outcome.error)}`,
               )
-              : contract(name, `the stream threw: ${String(outcome.error)}`),
+              : contract(name, `the stream threw: ${describeThrown(outcome.error)}`),
           );
         }
         if (outcome.result.done) {
@@ -678,7 +683,8 @@ export class Dispatcher {
     invocation: ValidatedInvocation,
     ctx: ToolContext,
   ): TerminalEvent | Promise<TerminalEvent> {
-    const threw = (error: unknown) => failed(contract(job.entry.descriptor.name, `the stream threw: ${String(error)}`));
+    const threw = (error: unknown) =>
+      failed(contract(job.entry.descriptor.name, `the stream threw: ${describeThrown(error)}`));
     let event: ExecutionEvent | Promise<ExecutionEvent>;
     try {
       event = run(invocation, ctx);
@@ -743,7 +749,7 @@ export class Dispatcher {
         return failed(
           contract(
             name,
-            `the suspension's resume schema is invalid: ${String(error)}`,
+            `the suspension's resume schema is invalid: ${describeThrown(error)}`,
           ),
         );
       }
@@ -776,7 +782,7 @@ export class Dispatcher {
     return failed(
       contract(
         name,
-        `the stream yielded an unknown event type ${JSON.stringify(String(event.type))}`,
+        `the stream yielded an unknown event type ${showValue(event.type)}`,
       ),
     );
   }
