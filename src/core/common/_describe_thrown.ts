@@ -18,8 +18,9 @@ export function describeThrown(thrown: unknown): string {
 }
 
 /**
- * Reads one field of a thrown value, or `undefined` when it has none or
- * reading it throws (a getter, a revoked Proxy).
+ * Reads one field of a thrown value (or of any value a host or tool handed
+ * over), or `undefined` when it has none or reading it throws (a getter, a
+ * revoked Proxy).
  */
 export function thrownField(thrown: unknown, field: string): unknown {
   try {
