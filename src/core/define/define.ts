@@ -144,7 +144,7 @@ function eventOf(
     }
     return { type: "suspended", suspension };
   }
-  return { type: "output", result: toToolResult(returned) };
+  return { type: "output", result: toToolResult(returned, true) };
 }
 
 /** The stream of a handler's one event, started when first read. */

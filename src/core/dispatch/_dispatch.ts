@@ -15,6 +15,7 @@ import type { ToolDescriptor } from "../contract/spec.ts";
 import { APPROVAL_RESUME_SCHEMA, type SuspendedCall } from "../contract/suspend.ts";
 import type { ApprovalDecision, ApprovalGate, ArgumentsProjection, CallOptions } from "./tool_call.ts";
 import { readArguments } from "./_arguments.ts";
+import { OUTPUT_AS_TEXT, outputAsText } from "../contract/_output_text.ts";
 import { CallControl, STOPPED } from "./_call_control.ts";
 import { readCallOptions } from "./_call_options.ts";
 import { EventQueue } from "./_event_queue.ts";
@@ -158,6 +159,7 @@ function threw(error: unknown): ParseOutcome {
 function outputEvent(result: Record<string, unknown>, output: unknown): TerminalEvent {
   const checked: ToolResult = {
     ...(result as unknown as ToolResult),
+    ...(result.content === OUTPUT_AS_TEXT ? { content: outputAsText(output) } : {}),
     ...(output === undefined ? {} : { output }),
   };
   return { type: "output", result: checked };
@@ -808,10 +810,12 @@ export class Dispatcher {
       }
       return outputEvent(result, undefined);
     }
-    const problem = checkJsonValue(output, this.#limits);
-    if (problem) return failed(invalidOutput(name, one(problem)));
-    if (!entry.parseOutput) return outputEvent(result, output);
-    const parsed = parseWith(entry.parseOutput, output);
+    // Validated and handed on is one private copy: a handler that kept the
+    // output, or built it of getters, cannot change it after the check.
+    const copied = copyJsonValue(output, this.#limits);
+    if (!copied.ok) return failed(invalidOutput(name, one(copied.problem)));
+    if (!entry.parseOutput) return outputEvent(result, copied.value);
+    const parsed = parseWith(entry.parseOutput, copied.value);
     return parsed instanceof Promise
       ? parsed.then((outcome) => parsedOutput(name, result, outcome))
       : parsedOutput(name, result, parsed);
