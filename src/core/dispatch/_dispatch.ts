@@ -8,13 +8,13 @@ import type { Diagnostic } from "../common/diagnostics.ts";
 import { type DynTool, INVOCATION_TOKEN, type ToolContext, ValidatedInvocation } from "../contract/dyn.ts";
 import type { ParseResult } from "../schema/schema.ts";
 import type { ExecutionEvent, ProgressEvent, TerminalEvent, ToolEvent, ToolResult } from "../contract/events.ts";
-import { FAILURE_KINDS, type FailureKind, type ToolFailure, toolFailure } from "../contract/failure.ts";
 import { checkJsonValue, copyJsonValue, DEFAULT_LIMITS, type JsonLimits } from "../common/limits.ts";
 import { type CompiledSchema, compileSchema } from "../schema/schema.ts";
 import type { ToolDescriptor } from "../contract/spec.ts";
 import { APPROVAL_RESUME_SCHEMA, type SuspendedCall } from "../contract/suspend.ts";
 import type { ApprovalDecision, ApprovalGate, ArgumentsProjection, CallOptions } from "./tool_call.ts";
 import { readArguments } from "./_arguments.ts";
+import { readFailure, readSuspension } from "./_reported_event.ts";
 import { OUTPUT_AS_TEXT, outputAsText } from "../contract/_output_text.ts";
 import { CallControl, STOPPED } from "./_call_control.ts";
 import { readCallOptions } from "./_call_options.ts";
@@ -69,7 +69,6 @@ export interface Dispatch {
   readonly idempotencyKey?: string;
 }
 
-const KNOWN_FAILURE_KINDS: ReadonlySet<string> = new Set(FAILURE_KINDS);
 const CONTENT_TYPES = new Set([
   "text",
   "image",
@@ -709,61 +708,22 @@ export class Dispatcher {
       );
     }
     if (event.type === "failed") {
-      const failure = event.failure;
-      if (
-        !isRecord(failure) || !KNOWN_FAILURE_KINDS.has(failure.kind as string) ||
-        typeof failure.message !== "string"
-      ) {
-        return failed(contract(name, "the stream yielded a malformed failure"));
-      }
+      const failure = readFailure(event.failure);
       return failed(
-        toolFailure(
-          failure.kind as FailureKind,
-          failure.message,
-          failure as Partial<ToolFailure>,
-        ),
+        typeof failure === "string" ? contract(name, `the stream yielded a malformed failure: ${failure}`) : failure,
       );
     }
     if (event.type === "suspended") {
-      const suspension = event.suspension;
-      if (!isRecord(suspension) || typeof suspension.reason !== "string") {
-        return failed(
-          contract(name, "the stream yielded a malformed suspension"),
-        );
-      }
-      try {
-        compileSchema(suspension.resumeSchema as never, {
-          label: "resume schema",
-        });
-      } catch (error) {
-        return failed(
-          contract(
-            name,
-            `the suspension's resume schema is invalid: ${describeThrown(error)}`,
-          ),
-        );
-      }
-      if (
-        suspension.payload !== undefined &&
-        checkJsonValue(suspension.payload, this.#limits)
-      ) {
-        return failed(
-          contract(name, "the suspension's payload is not bounded JSON"),
-        );
+      const suspension = readSuspension(event.suspension, this.#limits);
+      if (typeof suspension === "string") {
+        return failed(contract(name, `the stream yielded a malformed suspension: ${suspension}`));
       }
       return {
         type: "suspended",
-        suspended: suspendedRecord(
-          job,
-          job.idempotencyKey ?? job.options.idempotencyKey,
-          {
-            reason: suspension.reason,
-            resumeSchema: suspension
-              .resumeSchema as SuspendedCall["resumeSchema"],
-            payload: suspension.payload,
-            origin: "handler",
-          },
-        ),
+        suspended: suspendedRecord(job, job.idempotencyKey ?? job.options.idempotencyKey, {
+          ...suspension,
+          origin: "handler",
+        }),
       };
     }
     if (event.type === "output") {
