@@ -175,7 +175,16 @@ function isValibotSchema(value: unknown): value is ValibotSchema {
 }
 
 function deriveOrRefuse(name: string, label: string, schema: ValibotSchema) {
-  const derived = deriveJsonSchema(schema);
+  let derived: ReturnType<typeof deriveJsonSchema>;
+  try {
+    derived = deriveJsonSchema(schema);
+  } catch (error) {
+    // The conversion recurses: a schema nested thousands deep overflows the stack (a RangeError).
+    throw new InvalidSpecError(
+      `Cannot define "${name}" as its ${label} could not be converted to JSON Schema: ${messageOfThrown(error)}`,
+      { path: `/${label}` },
+    );
+  }
   if (derived.refusals.length > 0) {
     throw new InvalidSpecError(
       `Cannot define "${name}" as its ${label} holds a shape JSON cannot carry: ${derived.refusals.join(" ")}`,
