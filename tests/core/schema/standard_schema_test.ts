@@ -293,6 +293,6 @@ Deno.test("A Standard Schema issue whose code is an Object.prototype key keeps t
     effects: [],
     run: () => ({}),
   });
-  const end = await new ToolSet().register(tool).call({ id: "1", name: "odd" });
+  const end = await new ToolSet().register(tool).call({ id: "1", name: "odd", arguments: { a: 1 } });
   assert.equal(end.type === "failed" && end.failure.diagnostics?.[0].keyword, "constructor");
 });
