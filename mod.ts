@@ -55,6 +55,7 @@ export {
   defineTool,
   type DefineToolOptions,
   type Handler,
+  type HandlerContext,
   type HandlerReturn,
   type ToolMetadata,
   type TypedTool,

@@ -58,8 +58,13 @@ export const APPROVAL_RESUME_SCHEMA: JsonSchema = Object.freeze({
 export interface SuspendOptions {
   /** Why a human is needed. */
   readonly reason: string;
-  /** The answer's schema: a Valibot schema or a JSON Schema. */
-  readonly resumeSchema: ValibotSchema | JsonSchema;
+  /**
+   * The answer's schema: a Valibot schema or a JSON Schema. May be left out
+   * when the tool declares its `resumeSchema`, which is then used. A Valibot
+   * schema with checks or transforms JSON Schema cannot carry must be the
+   * tool's declared one, or the suspension fails as `contract`.
+   */
+  readonly resumeSchema?: ValibotSchema | JsonSchema;
   /** Data the human needs to decide; must be JSON. */
   readonly payload?: unknown;
 }
@@ -68,8 +73,8 @@ export interface SuspendOptions {
 export class SuspendRequest {
   /** Why a human is needed. */
   readonly reason: string;
-  /** The answer's schema. */
-  readonly resumeSchema: ValibotSchema | JsonSchema;
+  /** The answer's schema; `undefined` for the tool's declared one. */
+  readonly resumeSchema: ValibotSchema | JsonSchema | undefined;
   /** Data the human needs. */
   readonly payload: unknown;
 

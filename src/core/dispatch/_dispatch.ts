@@ -52,6 +52,8 @@ export interface Entry {
   readonly parseOutput:
     | ((value: unknown) => ParseResult | Promise<ParseResult>)
     | undefined;
+  /** The tool's own check of a resume answer, run after the record's JSON Schema. */
+  readonly parseResume: ((value: unknown) => ParseResult | Promise<ParseResult>) | undefined;
   readonly needsPolicy: boolean;
 }
 
@@ -415,13 +417,35 @@ export class Dispatcher {
     return failed(stopped(descriptor.name, control.stopped ?? "cancelled", uncertain));
   }
 
-  /** Validates the input; a synchronous parser answers without a promise turn. */
+  /** Checks a resume answer with the tool's own schema, then validates the input. */
   #run(
     job: Dispatch,
     control: CallControl,
     emit: (event: ProgressEvent) => void,
   ): TerminalEvent | Promise<TerminalEvent> {
     if (control.stopped) return this.#stopped(job, control, false);
+    const parseResume = job.resume?.origin === "handler" ? job.entry.parseResume : undefined;
+    if (!parseResume) return this.#parseInput(job, control, emit);
+    const parsed = parseWith(parseResume, job.resume!.answer);
+    const next = (outcome: ParseOutcome) => {
+      const { name } = job.entry.descriptor;
+      if ("broken" in outcome) return failed(contract(name, `parseResume() ${outcome.broken}`));
+      if (!outcome.ok) {
+        return failed(refusedResume(`"${name}"`, "the answer does not meet the tool's resume schema", outcome));
+      }
+      const resumed: Dispatch = { ...job, resume: { answer: outcome.value, origin: "handler" } };
+      return this.#parseInput(resumed, control, emit);
+    };
+    if (!(parsed instanceof Promise)) return next(parsed);
+    return control.race(parsed).then((raced) => raced === STOPPED ? this.#stopped(job, control, false) : next(raced));
+  }
+
+  /** Validates the input; a synchronous parser answers without a promise turn. */
+  #parseInput(
+    job: Dispatch,
+    control: CallControl,
+    emit: (event: ProgressEvent) => void,
+  ): TerminalEvent | Promise<TerminalEvent> {
     const parsed = parseWith(job.entry.parseInput, job.args);
     if (!(parsed instanceof Promise)) return this.#admitted(job, control, parsed, emit);
     return control.race(parsed).then((raced) =>

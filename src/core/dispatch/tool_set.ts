@@ -111,6 +111,7 @@ export class ToolSet implements Iterable<DynTool> {
       descriptor,
       parseInput,
       parseOutput,
+      parseResume: typeof tool.parseResume === "function" ? tool.parseResume.bind(tool) : undefined,
       needsPolicy: schedulerClass(descriptor) === "policy_required",
     };
   }
