@@ -473,7 +473,9 @@ function keyEntry(key: unknown, name: string, signs: boolean): KeyEntry {
       throw new TypeError(
         `Cannot seal records as ${name}.secret must be an HMAC SHA-256 key with the ${
           usages.join(" and ")
-        } usages: current value is a ${algorithm.name} key with the ${secret.usages.join(", ") || "no"} usages`,
+        } usages: current value is a key for ${
+          [algorithm.name, algorithm.hash?.name].filter(Boolean).join(" ")
+        } with the ${secret.usages.join(" and ") || "no"} usages`,
       );
     }
     if (typeof algorithm.length !== "number" || algorithm.length < MIN_SECRET_BYTES * 8) {
