@@ -184,7 +184,8 @@ export class MemoryNonceStore implements NonceStore {
    * @param nonce The nonce.
    * @param expiresAt When the nonce may be forgotten, in milliseconds since the Unix epoch.
    * @returns `true` the first time; `false` for a nonce it holds, or when it holds `maxSize` nonces.
-   * @throws {TypeError} When `nonce` is not a string or `expiresAt` not a finite number.
+   * @throws {TypeError} When `nonce` is not a string, `expiresAt` not a
+   *   finite number, or the clock returns no time.
    *
    * @example Full, it fails closed
    * ```ts
@@ -206,7 +207,12 @@ export class MemoryNonceStore implements NonceStore {
         `Cannot consume a nonce as its expiresAt must be a finite number: current value is ${String(expiresAt)}`,
       );
     }
-    this.#sweep(this.#now());
+    const now = this.#now();
+    // A clock that gives no time would make every nonce look expired, and forgotten.
+    if (typeof now !== "number" || Number.isNaN(now)) {
+      throw new TypeError(`Cannot consume a nonce as now() must return a time: current value is ${String(now)}`);
+    }
+    this.#sweep(now);
     if (this.#expiries.has(nonce) || this.#expiries.size >= this.maxSize) return false;
     this.#expiries.set(nonce, expiresAt);
     this.#queue.push(nonce);

@@ -67,7 +67,11 @@ export interface SealStamp {
   readonly exp: number;
   /** Whom the record is for, when it was sealed for someone. */
   readonly sub?: string;
-  /** HMAC-SHA-256 of the record, stamp included, base64url. */
+  /**
+   * HMAC-SHA-256, base64url, of the UTF-8 bytes of `salvor-record-seal-v1`,
+   * a line feed, and the canonical JSON of the record with this stamp less
+   * `mac` (keys sorted by UTF-16 code units, no whitespace).
+   */
   readonly mac: string;
 }
 
@@ -213,7 +217,7 @@ export class RecordSeal {
       const problem = typeof ttlMs === "number" ? RangeError : TypeError;
       throw new problem(
         `Cannot seal records as options.ttlMs must be a positive integer of at most ${MAX_TTL_MS} (one year): current value is ${
-          showValue(ttlMs)
+          typeof ttlMs === "number" ? String(ttlMs) : showValue(ttlMs)
         }`,
       );
     }
@@ -243,7 +247,8 @@ export class RecordSeal {
    * @returns The copy with its stamp; later changes to `record` do not reach it.
    * @throws {TypeError} For a record that is not a plain JSON object (see
    *   the class's limits), one that already has a `seal` field, a subject
-   *   that is not a non-empty string, or a clock that returns no finite time.
+   *   that is not a string of 1 to 1024 characters, or a clock that returns
+   *   no finite time.
    * @throws {RangeError} For a record nested deeper than 64 levels or over
    *   16 MiB once encoded.
    *
@@ -274,12 +279,7 @@ export class RecordSeal {
     }
     checkSubject(subject, "subject");
     const copy = JSON.parse(canonicalJson(record)) as Record<string, unknown>;
-    const iat = Math.floor(this.#now());
-    if (!Number.isSafeInteger(iat)) {
-      throw new TypeError(
-        `Cannot seal records as options.now() must return a time in milliseconds: current value is ${showValue(iat)}`,
-      );
-    }
+    const iat = Math.floor(this.#clock());
     const stamp: Omit<SealStamp, "mac"> = {
       v: 1,
       kid: this.#signing.id,
@@ -312,7 +312,8 @@ export class RecordSeal {
    *   a subject verifies only when the same subject is given; a record
    *   sealed for none, only when none is given.
    * @returns The record without its stamp, and the stamp; or why it was refused.
-   * @throws {TypeError} When `expected.subject` is given and is not a non-empty string.
+   * @throws {TypeError} When `expected.subject` is given and is not a
+   *   string of 1 to 1024 characters, or the clock returns no finite time.
    * Whatever the clock or the nonce store throws is thrown as it is: a
    * store that cannot answer is not a verdict on the record.
    *
@@ -347,10 +348,8 @@ export class RecordSeal {
     if (typeof stamp === "string") return refuse("malformed", stamp);
     const entry = this.#keys.get(stamp.kid);
     if (entry === undefined) {
-      return refuse(
-        "unknown_key",
-        `The record was sealed with key ${showValue(stamp.kid)}, which this seal does not hold.`,
-      );
+      // The kid is not quoted: nothing the record says reaches a message before its MAC is checked.
+      return refuse("unknown_key", "The record was sealed with a key this seal does not hold.");
     }
     const { mac, ...signed } = stamp;
     copy.seal = signed;
@@ -359,7 +358,7 @@ export class RecordSeal {
     if (!await crypto.subtle.verify(HMAC_SHA256, key, macBytes, signedBytes(copy))) {
       return refuse("bad_mac", "The record or its stamp was changed after it was sealed, or sealed with another key.");
     }
-    const now = this.#now();
+    const now = this.#clock();
     if (now >= stamp.exp) {
       return refuse("expired", `The record's seal expired at ${new Date(stamp.exp).toISOString()}.`);
     }
@@ -380,6 +379,17 @@ export class RecordSeal {
     const { seal: _, ...rest } = copy;
     return { ok: true, record: rest, stamp: Object.freeze(stamp) };
   }
+
+  // A clock that gives no time would let every record pass its expiry check.
+  #clock(): number {
+    const now = this.#now();
+    if (typeof now !== "number" || !Number.isFinite(now) || Math.abs(now) > Number.MAX_SAFE_INTEGER) {
+      throw new TypeError(
+        `Cannot seal records as options.now() must return a time in milliseconds: current value is ${String(now)}`,
+      );
+    }
+    return now;
+  }
 }
 
 function refuse(reason: VerifyFailureReason, message: string): VerifyResult {
@@ -395,7 +405,7 @@ function signedBytes(record: Record<string, unknown>): Uint8Array<ArrayBuffer> {
 function readStamp(value: unknown): SealStamp | string {
   if (!isRecord(value)) return "The record's seal must be an object.";
   for (const field of Object.keys(value)) {
-    if (!STAMP_FIELDS.has(field)) return `The record's seal has an unknown field ${showValue(field)}.`;
+    if (!STAMP_FIELDS.has(field)) return "The record's seal has a field a version 1 seal does not.";
   }
   const { v, kid, nonce, iat, exp, sub, mac } = value;
   if (v !== 1) return "Only version 1 seals can be verified.";

@@ -79,3 +79,16 @@ Deno.test("MemoryNonceStore checks its options and arguments", () => {
     message: "Cannot consume a nonce as its expiresAt must be a finite number: current value is NaN",
   });
 });
+
+Deno.test("MemoryNonceStore refuses to work with a clock that gives no time, rather than forget every nonce", () => {
+  let now = 0;
+  const nonces = new MemoryNonceStore({ now: () => now });
+  nonces.consume("a", 100);
+  now = NaN;
+  assert.throws(() => nonces.consume("a", 100), {
+    name: "TypeError",
+    message: "Cannot consume a nonce as now() must return a time: current value is NaN",
+  });
+  now = 50;
+  assert.equal(nonces.consume("a", 100), false);
+});
