@@ -84,7 +84,24 @@ export interface NonceStore {
   consume(nonce: string, expiresAt: number): boolean | Promise<boolean>;
 }
 
-/** Options of a {@linkcode MemoryNonceStore}. */
+/**
+ * Options of a {@linkcode MemoryNonceStore}.
+ *
+ * @example A smaller store on a clock of its own
+ * ```ts
+ * import { MemoryNonceStore, type MemoryNonceStoreOptions } from "./nonce_store.ts";
+ * import assert from "node:assert/strict";
+ *
+ * let now = 0;
+ * const options: MemoryNonceStoreOptions = { maxSize: 2, now: () => now };
+ * const nonces = new MemoryNonceStore(options);
+ * nonces.consume("a", 10);
+ * nonces.consume("b", 10);
+ * assert.equal(nonces.consume("c", 10), false);
+ * now = 10;
+ * assert.equal(nonces.consume("c", 20), true);
+ * ```
+ */
 export interface MemoryNonceStoreOptions {
   /** The most nonces it holds before it refuses new ones. Default 100,000. */
   readonly maxSize?: number;

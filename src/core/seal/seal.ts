@@ -31,6 +31,21 @@ export { MemoryNonceStore, type MemoryNonceStoreOptions, type NonceStore } from 
  * string counts as its UTF-8 bytes) of at least 32 bytes, or a WebCrypto
  * HMAC SHA-256 key of at least 256 bits, with the `verify` usage (and
  * `sign` for the key that signs).
+ *
+ * @example Keys as bytes, as text and as a WebCrypto key
+ * ```ts
+ * import { RecordSeal, type SealKey } from "./seal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const bytes: SealKey = { id: "2025-01", secret: crypto.getRandomValues(new Uint8Array(32)) };
+ * const text: SealKey = { id: "2024-12", secret: "a passphrase of at least thirty-two bytes" };
+ * const webCrypto: SealKey = {
+ *   id: "2024-11",
+ *   secret: await crypto.subtle.generateKey({ name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]),
+ * };
+ * const seal = new RecordSeal({ key: bytes, keys: [text, webCrypto] });
+ * assert.equal((await seal.seal({ a: 1 })).seal.kid, "2025-01");
+ * ```
  */
 export interface SealKey {
   /** Names the key in each stamp, so a verifier finds it; not secret. At most 256 characters. */
@@ -39,7 +54,22 @@ export interface SealKey {
   readonly secret: Uint8Array | string | CryptoKey;
 }
 
-/** Options of a {@linkcode RecordSeal}. */
+/**
+ * Options of a {@linkcode RecordSeal}.
+ *
+ * @example Records that stay valid for an hour
+ * ```ts
+ * import { RecordSeal, type SealOptions } from "./seal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const options: SealOptions = {
+ *   key: { id: "k1", secret: crypto.getRandomValues(new Uint8Array(32)) },
+ *   ttlMs: 60 * 60 * 1000,
+ * };
+ * const { seal } = await new RecordSeal(options).seal({ a: 1 });
+ * assert.equal(seal.exp - seal.iat, 60 * 60 * 1000);
+ * ```
+ */
 export interface SealOptions {
   /** The key that signs new seals; it verifies too. */
   readonly key: SealKey;
@@ -53,7 +83,24 @@ export interface SealOptions {
   readonly now?: () => number;
 }
 
-/** The stamp a sealed record carries in its `seal` field. */
+/**
+ * The stamp a sealed record carries in its `seal` field. Its fields are
+ * what the sealer wrote only once {@linkcode RecordSeal.verify} says so:
+ * read them from the `stamp` it returns.
+ *
+ * @example The stamp of a verified record
+ * ```ts
+ * import { RecordSeal } from "./seal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const sealer = new RecordSeal({ key: { id: "k1", secret: crypto.getRandomValues(new Uint8Array(32)) } });
+ * const result = await sealer.verify(await sealer.seal({ a: 1 }, "user_42"), { subject: "user_42" });
+ * assert.ok(result.ok);
+ * assert.equal(result.stamp.kid, "k1");
+ * assert.equal(result.stamp.sub, "user_42");
+ * assert.ok(result.stamp.exp > result.stamp.iat);
+ * ```
+ */
 export interface SealStamp {
   /** The stamp's format version. */
   readonly v: 1;
@@ -75,10 +122,43 @@ export interface SealStamp {
   readonly mac: string;
 }
 
-/** A record with its stamp. */
+/**
+ * A record with its stamp, as {@linkcode RecordSeal.seal} returns it.
+ *
+ * @example The type of a sealed parked call
+ * ```ts
+ * import { RecordSeal, type Sealed } from "./seal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const sealer = new RecordSeal({ key: { id: "k1", secret: crypto.getRandomValues(new Uint8Array(32)) } });
+ * const sealed: Sealed<{ callId: string }> = await sealer.seal({ callId: "c1" });
+ * assert.equal(sealed.callId, "c1");
+ * assert.equal(sealed.seal.v, 1);
+ * ```
+ */
 export type Sealed<T extends object> = T & { readonly seal: SealStamp };
 
-/** Why {@linkcode RecordSeal.verify} refused a record. */
+/**
+ * Why {@linkcode RecordSeal.verify} refused a record: `unsealed` (no
+ * `seal` field), `malformed` (not plain JSON within the limits, or a
+ * stamp of the wrong shape), `unknown_key`, `bad_mac` (changed, or sealed
+ * with another secret), `expired`, `not_yet_valid` (dated more than 60 s
+ * ahead), `subject_mismatch`, `replayed` (its nonce was used).
+ *
+ * @example Telling an expired record from a forged one
+ * ```ts
+ * import { RecordSeal, type VerifyFailureReason } from "./seal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * let now = 0;
+ * const sealer = new RecordSeal({ key: { id: "k1", secret: "0123456789abcdef0123456789abcdef" }, now: () => now });
+ * const sealed = await sealer.seal({ a: 1 });
+ * now = 25 * 60 * 60 * 1000;
+ * const result = await sealer.verify(sealed);
+ * const reason: VerifyFailureReason | undefined = result.ok ? undefined : result.reason;
+ * assert.equal(reason, "expired");
+ * ```
+ */
 export type VerifyFailureReason =
   | "unsealed"
   | "malformed"
@@ -94,12 +174,38 @@ export type VerifyFailureReason =
  * JSON this host sealed, unchanged, but not yet checked against any
  * schema: check its shape as for any stored data. On failure, nothing of
  * the record is returned.
+ *
+ * @example Narrow on ok before reading the record
+ * ```ts
+ * import { RecordSeal, type VerifyResult } from "./seal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const sealer = new RecordSeal({ key: { id: "k1", secret: "0123456789abcdef0123456789abcdef" } });
+ * const result: VerifyResult = await sealer.verify(await sealer.seal({ callId: "c1" }));
+ * if (result.ok) assert.equal(result.record.callId, "c1");
+ * else assert.fail(result.message);
+ * ```
  */
 export type VerifyResult =
   | { readonly ok: true; readonly record: Record<string, unknown>; readonly stamp: SealStamp }
   | { readonly ok: false; readonly reason: VerifyFailureReason; readonly message: string };
 
-/** What a caller of {@linkcode RecordSeal.verify} expects of the record. */
+/**
+ * What a caller of {@linkcode RecordSeal.verify} expects of the record.
+ *
+ * @example A record sealed for one user verifies only for that user
+ * ```ts
+ * import { RecordSeal, type VerifyExpectation } from "./seal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const sealer = new RecordSeal({ key: { id: "k1", secret: "0123456789abcdef0123456789abcdef" } });
+ * const sealed = await sealer.seal({ a: 1 }, "user_42");
+ * const other: VerifyExpectation = { subject: "user_7" };
+ * const refused = await sealer.verify(sealed, other);
+ * assert.equal(refused.ok === false && refused.reason, "subject_mismatch");
+ * assert.equal((await sealer.verify(sealed, { subject: "user_42" })).ok, true);
+ * ```
+ */
 export interface VerifyExpectation {
   /** Whom the record must have been sealed for. */
   readonly subject?: string;
