@@ -5,7 +5,7 @@
 // encoder one value and the caller another, and it refuses what would not
 // survive storage as JSON, rather than sealing a value that reads back changed.
 
-import { toPointer } from "../../_json_pointer.ts";
+import { toPointer } from "../common/_json_pointer.ts";
 
 /** The encoder's bounds: how deep a value may nest and how long its text may grow. */
 export interface CanonicalLimits {

@@ -18,8 +18,8 @@
  * @module
  */
 
-import { isRecord } from "../../_is_record.ts";
-import { showValue } from "../../_show_value.ts";
+import { isRecord } from "../common/_is_record.ts";
+import { showValue } from "../common/_show_value.ts";
 import { decodeBase64url, encodeBase64url } from "./_base64url.ts";
 import { canonicalJson } from "./_canonical_json.ts";
 import { MemoryNonceStore, type NonceStore } from "./nonce_store.ts";

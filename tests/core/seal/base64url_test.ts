@@ -1,7 +1,7 @@
 // Base64url for nonces and MACs: one spelling per byte string.
 
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import { fc } from "../../dev_deps.ts";
 import { decodeBase64url, encodeBase64url } from "../../../src/core/seal/_base64url.ts";
 
 function reference(bytes: Uint8Array): string {

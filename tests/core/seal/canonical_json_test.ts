@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { isDeepStrictEqual } from "node:util";
-import fc from "fast-check";
+import { fc } from "../../dev_deps.ts";
 import { canonicalJson } from "../../../src/core/seal/_canonical_json.ts";
 
 /** The same value with the keys of every object inserted in reverse order. */
