@@ -101,6 +101,21 @@ export {
   type SuspensionOrigin,
 } from "./src/core/contract/suspend.ts";
 
+// Sealed, single-use suspension records.
+export {
+  MemoryNonceStore,
+  type MemoryNonceStoreOptions,
+  type NonceStore,
+  RecordSeal,
+  type Sealed,
+  type SealKey,
+  type SealOptions,
+  type SealStamp,
+  type VerifyExpectation,
+  type VerifyFailureReason,
+  type VerifyResult,
+} from "./src/core/seal/seal.ts";
+
 // Effects, retry and scheduling.
 export {
   type Concurrency,

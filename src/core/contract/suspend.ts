@@ -7,6 +7,7 @@
 
 import type { ValibotSchema } from "../schema/valibot_schema.ts";
 import type { JsonSchema } from "../schema/schema.ts";
+import type { SealStamp } from "../seal/seal.ts";
 
 /** Why a call is parked: the handler asked, or an approval gate did before it ran. */
 export type SuspensionOrigin = "handler" | "approval";
@@ -33,6 +34,8 @@ export interface SuspendedCall {
   readonly origin: SuspensionOrigin;
   /** The idempotency key of the call, kept so a resumed call reuses it. */
   readonly idempotencyKey?: string;
+  /** The seal over every other field, when the set that parked the call has a seal. */
+  readonly seal?: SealStamp;
 }
 
 /**

@@ -13,6 +13,7 @@ import type { JsonLimits } from "../common/limits.ts";
 import { type CompiledSchema, compileSchema } from "../schema/schema.ts";
 import { describeTool, type ToolDescriptor } from "../contract/spec.ts";
 import type { SuspendedCall } from "../contract/suspend.ts";
+import type { SealOptions } from "../seal/seal.ts";
 import type { ApprovalGate, CallOptions, ToolCall } from "./tool_call.ts";
 import { isChecked, markChecked } from "../define/_checked.ts";
 import { Dispatcher, type Entry } from "./_dispatch.ts";
@@ -31,6 +32,14 @@ export interface ToolSetOptions {
   readonly approve?: ApprovalGate;
   /** Size and depth bounds on arguments and outputs. */
   readonly limits?: JsonLimits;
+  /**
+   * Seals every record the set parks (a handler's `suspend` and an approval
+   * gate's) with HMAC-SHA-256 over every field, and makes each single-use
+   * through `nonces` (a `MemoryNonceStore` when absent; give a durable one
+   * when records outlive the process or several processes resume them).
+   * Without a seal, a record is plain JSON anyone holding it may change.
+   */
+  readonly seal?: SealOptions;
 }
 
 /**
