@@ -58,10 +58,12 @@ export interface McpToolDefinition {
 // https://modelcontextprotocol.io/specification/2025-06-18/server/tools#tool
 // (readOnlyHint, destructiveHint, idempotentHint, openWorldHint; the
 // protocol's defaults are the cautious ones, so every hint is written out).
-// An unknown effect fails closed: destructive and open-world.
+// A write may overwrite what was there, which MCP counts as destructive
+// ("false" would claim "only additive updates"). An unknown effect claims
+// nothing: it gets the protocol's own defaults, destructive and open-world.
 const EFFECT_HINTS: Readonly<Record<Effect, { readonly destructive: boolean; readonly openWorld: boolean }>> = {
   "fs.read": { destructive: false, openWorld: false },
-  "fs.write": { destructive: false, openWorld: false },
+  "fs.write": { destructive: true, openWorld: false },
   "fs.delete": { destructive: true, openWorld: false },
   "process.spawn": { destructive: true, openWorld: true },
   "network.request": { destructive: false, openWorld: true },
@@ -80,9 +82,9 @@ function hintsOf(effect: Effect) {
 /**
  * Projects a tool as an MCP `Tool`: name, title, description, input and
  * output schemas, and annotations derived from the declared effects and
- * semantics (read-only effects give `readOnlyHint`; `fs.delete`,
- * `external.mutation`, `process.spawn` and unknown effects give
- * `destructiveHint`; idempotent semantics give `idempotentHint`;
+ * semantics (read-only effects give `readOnlyHint`; `fs.write` (which may
+ * overwrite), `fs.delete`, `external.mutation`, `process.spawn` and unknown
+ * effects give `destructiveHint`; idempotent semantics give `idempotentHint`;
  * `network.request`, `external.*`, `process.spawn` and unknown effects give
  * `openWorldHint`). MCP carries only object output schemas, so any other
  * output schema is left out with a warning.
