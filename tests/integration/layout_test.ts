@@ -37,7 +37,7 @@ function ruleFor(file: string): Rule {
   }
   if (folder === "mcp") {
     return {
-      folders: [`mcp/${layer}`, ...CORE_LAYERS.map((name) => `core/${name}`)],
+      folders: [`mcp/${layer}`, "providers", ...CORE_LAYERS.map((name) => `core/${name}`)],
       packages: [/^@modelcontextprotocol\//, ...(file.endsWith("_stdio_transport.ts") ? [/^node:/] : [])],
     };
   }

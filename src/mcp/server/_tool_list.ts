@@ -6,7 +6,6 @@
 import type { Tool } from "@modelcontextprotocol/server";
 import type { ToolDescriptor } from "../../core/contract/spec.ts";
 import { toMcpTool } from "../../providers/mcp.ts";
-import { contractMeta } from "./_contract_meta.ts";
 
 /** One page of `tools/list`. */
 export interface ToolPage {
@@ -31,7 +30,7 @@ export function mcpTools(descriptors: readonly ToolDescriptor[]): McpToolIndex {
   if (index === undefined) {
     // The projection's schemas are JSON Schema objects; the SDK's type names them JSON values.
     const list = Object.freeze(
-      descriptors.map((descriptor) => ({ ...toMcpTool(descriptor).tool, _meta: contractMeta(descriptor) }) as Tool),
+      descriptors.map((descriptor) => toMcpTool(descriptor).tool as Tool),
     );
     index = { list, byName: new Map(list.map((tool) => [tool.name, tool])) };
     projected.set(descriptors, index);

@@ -6,9 +6,7 @@
 import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/server";
 import type { ContentPart, ToolResult } from "../../core/contract/events.ts";
 import type { ToolFailure } from "../../core/contract/failure.ts";
-
-/** The `_meta` key of a tool error's failure: its kind, and whether trying again may help. */
-export const FAILURE_META_KEY = "salvor/failure";
+import { type McpFailureMeta, mcpFailureMeta } from "../../providers/mcp.ts";
 
 /** One content part as an MCP content block. */
 function contentBlock(part: ContentPart): ContentBlock {
@@ -52,17 +50,12 @@ export function outputResult(result: ToolResult, structured: boolean): CallToolR
   };
 }
 
-/** A tool error: the model reads the text; a client that knows Salvor reads the failure's kind in `_meta`. */
+/** A tool error: the model reads the failure's text; a client that knows Salvor reads the failure in `_meta`. */
 export function failureResult(failure: ToolFailure): CallToolResult {
-  return errorResult(failure.modelText, {
-    kind: failure.kind,
-    uncertain: failure.uncertain,
-    ...(failure.retryable === undefined ? {} : { retryable: failure.retryable }),
-    ...(failure.code === undefined ? {} : { code: failure.code }),
-  });
+  return errorResult(failure.modelText, failure);
 }
 
-/** A tool error with the given text and failure metadata. */
-export function errorResult(text: string, failure: Readonly<Record<string, unknown>>): CallToolResult {
-  return { content: [{ type: "text", text }], isError: true, _meta: { [FAILURE_META_KEY]: failure } };
+/** A tool error with the given text, and the failure's kind and flags in `_meta`. */
+export function errorResult(text: string, failure: McpFailureMeta): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true, _meta: mcpFailureMeta(failure) };
 }
