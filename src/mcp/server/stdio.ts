@@ -4,7 +4,7 @@
  * @module
  */
 
-import { type Transport } from "@modelcontextprotocol/server";
+import type { Transport } from "@modelcontextprotocol/server";
 import { serveStdio as serveSdkStdio } from "@modelcontextprotocol/server/stdio";
 import type { ToolSet } from "../../core/dispatch/tool_set.ts";
 import { CallGate } from "./_call_gate.ts";
