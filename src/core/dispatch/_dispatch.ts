@@ -8,14 +8,19 @@ import type { Diagnostic } from "../common/diagnostics.ts";
 import { type DynTool, INVOCATION_TOKEN, type ToolContext, ValidatedInvocation } from "../contract/dyn.ts";
 import type { ParseResult } from "../schema/schema.ts";
 import type { ExecutionEvent, ProgressEvent, TerminalEvent, ToolEvent, ToolResult } from "../contract/events.ts";
-import { FAILURE_KINDS, type FailureKind, type ToolFailure, toolFailure } from "../contract/failure.ts";
-import { checkJsonValue, DEFAULT_LIMITS, type JsonLimits } from "../common/limits.ts";
+import { checkJsonValue, copyJsonValue, DEFAULT_LIMITS, type JsonLimits } from "../common/limits.ts";
 import { type CompiledSchema, compileSchema } from "../schema/schema.ts";
 import type { ToolDescriptor } from "../contract/spec.ts";
 import { APPROVAL_RESUME_SCHEMA, type SuspendedCall } from "../contract/suspend.ts";
-import type { ApprovalDecision, ApprovalGate, CallOptions, ToolCall } from "./tool_call.ts";
+import type { ApprovalDecision, ApprovalGate, ArgumentsProjection, CallOptions } from "./tool_call.ts";
 import { readArguments } from "./_arguments.ts";
+import { readFailure, readSuspension } from "./_reported_event.ts";
+import { OUTPUT_AS_TEXT, outputAsText } from "../contract/_output_text.ts";
 import { CallControl, STOPPED } from "./_call_control.ts";
+import { readCallOptions } from "./_call_options.ts";
+import { toolFailure } from "../contract/failure.ts";
+import { MemoryNonceStore, type NonceStore, RecordSeal, type SealOptions } from "../seal/seal.ts";
+import { EventQueue } from "./_event_queue.ts";
 import { type DirectRun, directRunOf } from "../define/_direct.ts";
 import {
   approvalGateFailed,
@@ -36,8 +41,10 @@ import {
   unexpected,
 } from "./_dispatch_failures.ts";
 import { isRecord } from "../common/_is_record.ts";
-import { recordProblem, suspendedRecord } from "./_suspended_record.ts";
+import { readRecord, suspendedRecord } from "./_suspended_record.ts";
 import { CallContext } from "./_tool_context.ts";
+import { describeThrown, thrownField } from "../common/_describe_thrown.ts";
+import { showValue } from "../common/_show_value.ts";
 
 /** A registered tool, with what dispatch needs resolved once at registration. */
 export interface Entry {
@@ -47,6 +54,8 @@ export interface Entry {
   readonly parseOutput:
     | ((value: unknown) => ParseResult | Promise<ParseResult>)
     | undefined;
+  /** The tool's own check of a resume answer, run after the record's JSON Schema. */
+  readonly parseResume: ((value: unknown) => ParseResult | Promise<ParseResult>) | undefined;
   readonly needsPolicy: boolean;
 }
 
@@ -60,11 +69,12 @@ export interface Dispatch {
   readonly resume?: {
     readonly answer: unknown;
     readonly origin: SuspendedCall["origin"];
+    /** For a sealed record: uses up its nonce; resolves to false when it was used before. */
+    readonly burn?: () => boolean | Promise<boolean>;
   };
   readonly idempotencyKey?: string;
 }
 
-const KNOWN_FAILURE_KINDS: ReadonlySet<string> = new Set(FAILURE_KINDS);
 const CONTENT_TYPES = new Set([
   "text",
   "image",
@@ -89,31 +99,6 @@ function keyAt(
     keyword: "required",
     message: `Missing the idempotency key "${path}": it must be a non-empty string or a number.`,
   };
-}
-
-/** Says what is wrong with a call's options, if anything: they come from the host, not the model. */
-function optionsProblem(options: CallOptions, timeoutMs: number | undefined): string | undefined {
-  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= 2 ** 31 - 1)) {
-    return `timeoutMs must be a number from 1 to ${2 ** 31 - 1}: current value is ${String(timeoutMs)}`;
-  }
-  const signal: unknown = options.signal;
-  if (
-    signal !== undefined &&
-    !(isRecord(signal) && typeof signal.aborted === "boolean" && typeof signal.addEventListener === "function")
-  ) {
-    return `signal must be an AbortSignal: current value is ${signal === null ? "null" : typeof signal}`;
-  }
-  const key: unknown = options.idempotencyKey;
-  if (key !== undefined && (typeof key !== "string" || key === "")) {
-    return `idempotencyKey must be a non-empty string: current value is ${typeof key === "string" ? '""' : typeof key}`;
-  }
-  const projection: unknown = options.projection;
-  if (projection !== undefined && !(isRecord(projection) && typeof projection.restore === "function")) {
-    return `projection must be an ArgumentsProjection with a restore function: current value is ${
-      projection === null ? "null" : typeof projection
-    }`;
-  }
-  return undefined;
 }
 
 /** Copies a progress report's known fields, or says why it is malformed. */
@@ -173,12 +158,13 @@ function parseOutcome(parsed: unknown): ParseOutcome {
 }
 
 function threw(error: unknown): ParseOutcome {
-  return { broken: `threw: ${String(error)}` };
+  return { broken: `threw: ${describeThrown(error)}` };
 }
 
 function outputEvent(result: Record<string, unknown>, output: unknown): TerminalEvent {
   const checked: ToolResult = {
     ...(result as unknown as ToolResult),
+    ...(result.content === OUTPUT_AS_TEXT ? { content: outputAsText(output) } : {}),
     ...(output === undefined ? {} : { output }),
   };
   return { type: "output", result: checked };
@@ -202,6 +188,46 @@ function withinEndGrace<T>(step: Promise<T>): Promise<T | typeof GRACE_OVER> {
   return Promise.race([step, over]).finally(() => clearTimeout(timer));
 }
 
+/** A projection's name for a message; a host's projection may hold anything there. */
+function nameOf(projection: ArgumentsProjection): string {
+  const name = thrownField(projection, "name");
+  return typeof name === "string" ? name.slice(0, 100) : "unnamed";
+}
+
+/** Runs an admission step; a throw in it (a bug) is a failed terminal. */
+function admitSafely(admit: () => Admitted | Promise<Admitted>): Admitted | Promise<Admitted> {
+  try {
+    const admitted = admit();
+    return admitted instanceof Promise ? admitted.catch(unexpected) : admitted;
+  } catch (error) {
+    return unexpected(error);
+  }
+}
+
+/** A call admitted to its dispatch, or the terminal that refused it. */
+export type Admitted = Dispatch | TerminalEvent;
+
+/** The nonce store of the sealer, which only checks: dispatch uses up nonces itself, last. */
+const CHECK_ONLY: NonceStore = { consume: () => true };
+
+/** The one approval answer, compiled once: `{ approved: boolean }`. */
+const APPROVAL_SCHEMA: CompiledSchema = compileSchema(APPROVAL_RESUME_SCHEMA, { label: "approval resume schema" });
+
+const SUBJECT_WITHOUT_SEAL =
+  "subject needs a ToolSet with a seal: current value is a subject for a set whose records nothing binds to it";
+
+const SPENT: Diagnostic = {
+  path: "/seal/nonce",
+  keyword: "once",
+  message: "A sealed record resumes once.",
+};
+
+const SEALED_RECORD: Diagnostic = {
+  path: "/seal",
+  keyword: "seal",
+  message: "The record is sealed; resume it with a ToolSet that holds its key.",
+};
+
 /** Waits for a call's terminal, then releases its control. Never rejects. */
 async function released(ran: Promise<TerminalEvent>, control: CallControl | undefined): Promise<TerminalEvent> {
   try {
@@ -221,60 +247,125 @@ export class Dispatcher {
   readonly #entries: ReadonlyMap<string, Entry>;
   readonly #approve: ApprovalGate | undefined;
   readonly #limits: JsonLimits;
+  readonly #seal: { readonly sealer: RecordSeal; readonly nonces: NonceStore } | undefined;
 
   /**
    * @param entries The set's tools by name, read at each call.
-   * @param settings The set's default approval gate and its limits on values.
+   * @param settings The set's default approval gate, its limits on values and its seal.
+   * @throws {TypeError} When the seal's options are refused (see `RecordSeal`).
    */
   constructor(
     entries: ReadonlyMap<string, Entry>,
-    settings: { readonly approve?: ApprovalGate; readonly limits?: JsonLimits },
+    settings: { readonly approve?: ApprovalGate; readonly limits?: JsonLimits; readonly seal?: SealOptions },
   ) {
     this.#entries = entries;
     this.#approve = settings.approve;
     this.#limits = settings.limits ?? DEFAULT_LIMITS;
+    const seal = settings.seal;
+    if (seal !== undefined) {
+      // The sealer only checks; dispatch uses up the nonce itself, once every other check has passed.
+      this.#seal = {
+        sealer: new RecordSeal({ ...seal, nonces: CHECK_ONLY }),
+        nonces: seal.nonces ?? new MemoryNonceStore(),
+      };
+    }
   }
 
-  /** Checks a call up to its dispatch: its shape, its tool, its arguments. */
-  admit(call: ToolCall, options: CallOptions): Dispatch | TerminalEvent {
-    if (
-      !isRecord(call) || typeof call.id !== "string" ||
-      typeof call.name !== "string"
-    ) {
+  /** The terminal of a parked call: its record, sealed when the set has a seal. */
+  #parked(record: SuspendedCall, subject: string | undefined): TerminalEvent | Promise<TerminalEvent> {
+    if (!this.#seal) return { type: "suspended", suspended: record };
+    return this.#seal.sealer.seal(record, subject).then(
+      (sealed): TerminalEvent => ({ type: "suspended", suspended: sealed }),
+      (error: unknown) =>
+        failed(toolFailure("contract", `Cannot park the call as sealing its record failed: ${describeThrown(error)}`)),
+    );
+  }
+
+  /** Checks a call up to its dispatch: its shape, its tool, its options, its arguments. */
+  admit(call: unknown, options: unknown): Dispatch | TerminalEvent {
+    let id: unknown, name: unknown, raw: unknown;
+    try {
+      // Each field is read once: a getter may answer differently the next time.
+      if (isRecord(call)) ({ id, name, arguments: raw } = call);
+    } catch {
       return failed(malformedCall());
     }
-    const entry = this.#entries.get(call.name);
+    if (typeof id !== "string" || typeof name !== "string") {
+      return failed(malformedCall());
+    }
+    const entry = this.#entries.get(name);
     if (!entry) {
-      return failed(notFound(call.name));
+      return failed(notFound(name));
     }
-    const read = readArguments(call.arguments, this.#limits);
-    if (!read.ok) {
-      return failed(invalidInput(call.name, one(read.diagnostic)));
+    const read = readCallOptions(options);
+    if (typeof read === "string") return failed(invalidOptions(name, read));
+    if (read.subject !== undefined && !this.#seal) return failed(invalidOptions(name, SUBJECT_WITHOUT_SEAL));
+    const argued = readArguments(raw, this.#limits);
+    if (!argued.ok) {
+      return failed(invalidInput(name, one(argued.diagnostic)));
     }
-    let args = read.value;
-    const projection = options.projection;
-    if (typeof projection?.restore === "function") {
+    let args = argued.value;
+    const projection = read.projection;
+    if (projection !== undefined) {
       try {
         args = projection.restore(entry.descriptor.inputSchema, args);
       } catch (error) {
         return failed(
-          contract(call.name, `the ${projection.name} projection could not restore the arguments: ${error}`),
+          contract(
+            name,
+            `the ${nameOf(projection)} projection could not restore the arguments: ${describeThrown(error)}`,
+          ),
         );
       }
       if (!isRecord(args)) {
         return failed(
-          contract(call.name, `the ${projection.name} projection restored arguments that are not an object`),
+          contract(name, `the ${nameOf(projection)} projection restored arguments that are not an object`),
         );
       }
     }
-    return { entry, callId: call.id, args, options };
+    return { entry, callId: id, args, options: read };
   }
 
-  /** Checks a parked call and its answer up to its dispatch. */
-  admitResume(record: SuspendedCall, answer: unknown, options: CallOptions): Dispatch | TerminalEvent {
-    const problem = recordProblem(record);
-    if (problem) {
-      return failed(refusedResume("the call", "the record is malformed", one(problem)));
+  /**
+   * Checks a parked call and its answer up to its dispatch. With a seal, the
+   * seal is verified before anything else of the record is read; its nonce
+   * is used up later, once everything else has passed (see `#admitted`).
+   */
+  admitResume(stored: unknown, answer: unknown, options: unknown): Admitted | Promise<Admitted> {
+    const read = readCallOptions(options);
+    if (typeof read === "string") return failed(invalidOptions("the parked call", read));
+    const seal = this.#seal;
+    if (!seal) {
+      if (read.subject !== undefined) return failed(invalidOptions("the parked call", SUBJECT_WITHOUT_SEAL));
+      if (thrownField(stored, "seal") !== undefined) {
+        return failed(
+          refusedResume("the call", "the record is sealed and this set holds no seal to verify it", one(SEALED_RECORD)),
+        );
+      }
+      return this.#admitRecord(stored, answer, read, undefined);
+    }
+    const expected = read.subject === undefined ? {} : { subject: read.subject };
+    return seal.sealer.verify(stored, expected).then((verified) => {
+      if (!verified.ok) {
+        const why = `its seal is refused (${verified.reason})`;
+        return failed(
+          refusedResume("the call", why, one({ path: "/seal", keyword: "seal", message: verified.message })),
+        );
+      }
+      const { nonce, exp } = verified.stamp;
+      return this.#admitRecord(verified.record, answer, read, () => seal.nonces.consume(nonce, exp));
+    }, (error: unknown) => unexpected(error));
+  }
+
+  #admitRecord(
+    stored: unknown,
+    answer: unknown,
+    read: CallOptions,
+    burn: (() => boolean | Promise<boolean>) | undefined,
+  ): Admitted {
+    const record = readRecord(stored, this.#limits);
+    if (!("v" in record)) {
+      return failed(refusedResume("the call", "the record is malformed", one(record)));
     }
     const tool = `"${record.tool}"`;
     const inputProblem = checkJsonValue(record.input, this.#limits);
@@ -296,45 +387,45 @@ export class Dispatcher {
         refusedResume(tool, why, one({ path: "/version", keyword: "const", message: `Cannot resume as ${why}` })),
       );
     }
-    let resumeSchema: CompiledSchema;
-    try {
-      resumeSchema = compileSchema(record.resumeSchema, {
-        label: "resume schema",
-      });
-    } catch (error) {
-      return failed(refusedResume(
-        tool,
-        "the record's resume schema is invalid",
-        one({ path: "/resumeSchema", keyword: "schema", message: String(error) }),
-      ));
+    // An approval is answered yes or no, whatever the record says: a record cannot widen what resumes it.
+    let resumeSchema = APPROVAL_SCHEMA;
+    if (record.origin === "handler") {
+      try {
+        resumeSchema = compileSchema(record.resumeSchema, { label: "resume schema" });
+      } catch (error) {
+        return failed(refusedResume(
+          tool,
+          "the record's resume schema is invalid",
+          one({ path: "/resumeSchema", keyword: "schema", message: describeThrown(error) }),
+        ));
+      }
     }
-    const limit = checkJsonValue(answer, this.#limits);
-    const verdict = limit ? { ok: false as const, ...one(limit) } : resumeSchema.validate(answer);
+    // The answer handed on is exactly the copy that was validated.
+    const copied = copyJsonValue(answer, this.#limits);
+    const verdict = copied.ok ? resumeSchema.validate(copied.value) : { ok: false as const, ...one(copied.problem) };
     if (!verdict.ok) {
       return failed(refusedResume(tool, "the answer does not meet the record's resume schema", verdict));
     }
     return {
       entry,
       callId: record.callId,
-      args: structuredClone(record.input) as Record<string, unknown>,
-      options,
-      resume: { answer: structuredClone(answer), origin: record.origin },
-      idempotencyKey: options.idempotencyKey ?? record.idempotencyKey,
+      // The record is a private copy already.
+      args: record.input as Record<string, unknown>,
+      options: read,
+      resume: { answer: (copied as { value: unknown }).value, origin: record.origin, ...(burn ? { burn } : {}) },
+      idempotencyKey: read.idempotencyKey ?? record.idempotencyKey,
     };
   }
 
   /** Admits a call and runs it to its terminal, handing progress to `onProgress`. Never throws or rejects. */
-  settle(admit: () => Dispatch | TerminalEvent, options: CallOptions): Promise<TerminalEvent> {
-    let admitted: Dispatch | TerminalEvent;
-    try {
-      admitted = admit();
-    } catch (error) {
-      return Promise.resolve(unexpected(error));
-    }
+  settle(admit: () => Admitted | Promise<Admitted>): Promise<TerminalEvent> {
+    const admitted = admitSafely(admit);
+    if (admitted instanceof Promise) return admitted.then((ready) => this.settle(() => ready));
     if ("type" in admitted) return Promise.resolve(admitted);
+    const onProgress = admitted.options.onProgress;
     return this.#drive(admitted, (event) => {
       try {
-        options.onProgress?.(event);
+        onProgress?.(event);
       } catch {
         // A failing progress callback must not fail the call.
       }
@@ -343,37 +434,31 @@ export class Dispatcher {
 
   /**
    * Streams an admitted call: its progress as it comes, then its terminal.
-   * A caller that stops reading cancels the call.
+   * A slow reader gets the latest progress, not every report (see
+   * `EventQueue`). A caller that stops reading cancels the call.
    */
-  async *events(admitted: Dispatch | TerminalEvent): AsyncGenerator<ToolEvent, void, undefined> {
+  async *events(admit: () => Admitted | Promise<Admitted>): AsyncGenerator<ToolEvent, void, undefined> {
+    const admitted = await admitSafely(admit);
     if ("type" in admitted) {
       yield admitted;
       return;
     }
-    const queue: ToolEvent[] = [];
-    let wake: (() => void) | undefined;
+    const queue = new EventQueue();
     let control: CallControl | undefined;
-    let finished = false;
-    const push = (event: ToolEvent) => {
-      queue.push(event);
-      wake?.();
-    };
-    this.#drive(admitted, push, (made) => control = made).then((terminal) => {
-      finished = true;
-      push(terminal);
-    });
+    this.#drive(admitted, (event) => queue.progress(event), (made) => control = made).then((terminal) =>
+      queue.finish(terminal)
+    );
     try {
       while (true) {
-        while (queue.length > 0) {
-          const event = queue.shift()!;
+        let event: ToolEvent | undefined;
+        while ((event = queue.take()) !== undefined) {
           yield event;
           if (event.type !== "progress") return;
         }
-        await new Promise<void>((resolve) => wake = resolve);
-        wake = undefined;
+        await queue.next();
       }
     } finally {
-      if (!finished) control?.cancel();
+      if (!queue.finished) control?.cancel();
     }
   }
 
@@ -394,10 +479,6 @@ export class Dispatcher {
     try {
       const { entry, options } = job;
       const timeoutMs = options.timeoutMs ?? entry.descriptor.timeoutMs;
-      const problem = optionsProblem(options, timeoutMs);
-      if (problem) {
-        return Promise.resolve(failed(invalidOptions(entry.descriptor.name, problem)));
-      }
       // A stream's reader may walk away, so a streamed call can always be stopped.
       control = new CallControl(options.signal, timeoutMs, onControl !== undefined);
       onControl?.(control);
@@ -421,13 +502,35 @@ export class Dispatcher {
     return failed(stopped(descriptor.name, control.stopped ?? "cancelled", uncertain));
   }
 
-  /** Validates the input; a synchronous parser answers without a promise turn. */
+  /** Checks a resume answer with the tool's own schema, then validates the input. */
   #run(
     job: Dispatch,
     control: CallControl,
     emit: (event: ProgressEvent) => void,
   ): TerminalEvent | Promise<TerminalEvent> {
     if (control.stopped) return this.#stopped(job, control, false);
+    const parseResume = job.resume?.origin === "handler" ? job.entry.parseResume : undefined;
+    if (!parseResume) return this.#parseInput(job, control, emit);
+    const parsed = parseWith(parseResume, job.resume!.answer);
+    const next = (outcome: ParseOutcome) => {
+      const { name } = job.entry.descriptor;
+      if ("broken" in outcome) return failed(contract(name, `parseResume() ${outcome.broken}`));
+      if (!outcome.ok) {
+        return failed(refusedResume(`"${name}"`, "the answer does not meet the tool's resume schema", outcome));
+      }
+      const resumed: Dispatch = { ...job, resume: { answer: outcome.value, origin: "handler" } };
+      return this.#parseInput(resumed, control, emit);
+    };
+    if (!(parsed instanceof Promise)) return next(parsed);
+    return control.race(parsed).then((raced) => raced === STOPPED ? this.#stopped(job, control, false) : next(raced));
+  }
+
+  /** Validates the input; a synchronous parser answers without a promise turn. */
+  #parseInput(
+    job: Dispatch,
+    control: CallControl,
+    emit: (event: ProgressEvent) => void,
+  ): TerminalEvent | Promise<TerminalEvent> {
     const parsed = parseWith(job.entry.parseInput, job.args);
     if (!(parsed instanceof Promise)) return this.#admitted(job, control, parsed, emit);
     return control.race(parsed).then((raced) =>
@@ -459,19 +562,59 @@ export class Dispatcher {
       }
       idempotencyKey = key;
     }
+    const burn = job.resume?.burn;
+    if (burn) return this.#burnThenDecide(job, control, burn, parsed.value, idempotencyKey, emit);
+    return this.#decide(job, control, parsed.value, idempotencyKey, emit);
+  }
 
+  /**
+   * Uses up a sealed record's nonce: the last check, after the seal, the
+   * tool, its version, the answer and the input all passed, so a resume
+   * refused for any of those leaves the record usable. Once used up, the
+   * record is spent whatever follows: an approval's no, the handler's failure.
+   */
+  async #burnThenDecide(
+    job: Dispatch,
+    control: CallControl,
+    burn: () => boolean | Promise<boolean>,
+    input: unknown,
+    idempotencyKey: string | undefined,
+    emit: (event: ProgressEvent) => void,
+  ): Promise<TerminalEvent> {
+    const name = `"${job.entry.descriptor.name}"`;
+    let fresh: boolean | typeof STOPPED;
+    try {
+      fresh = await control.race(burn());
+    } catch (error) {
+      return failed(refusedResume(name, `the nonce store failed: ${describeThrown(error)}`, one(SPENT)));
+    }
+    if (fresh === STOPPED) return this.#stopped(job, control, false);
+    if (fresh !== true) return failed(refusedResume(name, "the record was resumed before", one(SPENT)));
+    return this.#decide(job, control, input, idempotencyKey, emit);
+  }
+
+  /** Runs an approved resume, asks the gate of a new call, or refuses it. */
+  #decide(
+    job: Dispatch,
+    control: CallControl,
+    input: unknown,
+    idempotencyKey: string | undefined,
+    emit: (event: ProgressEvent) => void,
+  ): TerminalEvent | Promise<TerminalEvent> {
+    const { entry, options } = job;
+    const { descriptor } = entry;
     if (job.resume?.origin === "approval") {
       if ((job.resume.answer as { approved: boolean }).approved !== true) {
         return failed(deniedByPerson(descriptor.name));
       }
     } else if (job.resume === undefined) {
       const gate = options.approve ?? this.#approve;
-      if (gate) return this.#approved(job, control, gate, parsed.value, idempotencyKey, emit);
+      if (gate) return this.#approved(job, control, gate, input, idempotencyKey, emit);
       if (entry.needsPolicy) {
         return failed(noApprovalGate(descriptor.name));
       }
     }
-    return this.#invoke(job, control, parsed.value, idempotencyKey, emit);
+    return this.#invoke(job, control, input, idempotencyKey, emit);
   }
 
   /** Asks the approval gate, then executes the call, parks it or refuses it. */
@@ -494,14 +637,14 @@ export class Dispatcher {
       return this.#stopped(job, control, false);
     }
     if (decision === "suspend") {
-      return {
-        type: "suspended",
-        suspended: suspendedRecord(job, idempotencyKey, {
+      return this.#parked(
+        suspendedRecord(job, idempotencyKey, {
           reason: `The call to "${descriptor.name}" needs approval`,
           resumeSchema: APPROVAL_RESUME_SCHEMA,
           origin: "approval",
         }),
-      };
+        job.options.subject,
+      );
     }
     if (decision !== true) {
       return failed(refusedByPolicy(descriptor.name));
@@ -549,7 +692,7 @@ export class Dispatcher {
       callId: invocation.callId,
       idempotencyKey: invocation.idempotencyKey,
       resume: job.resume?.origin === "handler" ? job.resume.answer : undefined,
-      extensions: options.extensions === undefined ? NO_EXTENSIONS : Object.freeze({ ...options.extensions }),
+      extensions: options.extensions ?? NO_EXTENSIONS,
       progress(event) {
         const progress = readProgress(event);
         if (typeof progress === "string") {
@@ -596,7 +739,7 @@ export class Dispatcher {
     try {
       iterator = entry.tool.execute(invocation, ctx)[Symbol.asyncIterator]();
     } catch (error) {
-      return failed(contract(name, `execute() threw: ${String(error)}`));
+      return failed(contract(name, `execute() threw: ${describeThrown(error)}`));
     }
     // The promise constructor also catches an iterator whose next() throws or returns no promise.
     const step = () =>
@@ -618,9 +761,9 @@ export class Dispatcher {
             terminal
               ? contract(
                 name,
-                `the stream threw after its terminal event: ${String(outcome.error)}`,
+                `the stream threw after its terminal event: ${describeThrown(outcome.error)}`,
               )
-              : contract(name, `the stream threw: ${String(outcome.error)}`),
+              : contract(name, `the stream threw: ${describeThrown(outcome.error)}`),
           );
         }
         if (outcome.result.done) {
@@ -678,7 +821,8 @@ export class Dispatcher {
     invocation: ValidatedInvocation,
     ctx: ToolContext,
   ): TerminalEvent | Promise<TerminalEvent> {
-    const threw = (error: unknown) => failed(contract(job.entry.descriptor.name, `the stream threw: ${String(error)}`));
+    const threw = (error: unknown) =>
+      failed(contract(job.entry.descriptor.name, `the stream threw: ${describeThrown(error)}`));
     let event: ExecutionEvent | Promise<ExecutionEvent>;
     try {
       event = run(invocation, ctx);
@@ -713,62 +857,20 @@ export class Dispatcher {
       );
     }
     if (event.type === "failed") {
-      const failure = event.failure;
-      if (
-        !isRecord(failure) || !KNOWN_FAILURE_KINDS.has(failure.kind as string) ||
-        typeof failure.message !== "string"
-      ) {
-        return failed(contract(name, "the stream yielded a malformed failure"));
-      }
+      const failure = readFailure(event.failure);
       return failed(
-        toolFailure(
-          failure.kind as FailureKind,
-          failure.message,
-          failure as Partial<ToolFailure>,
-        ),
+        typeof failure === "string" ? contract(name, `the stream yielded a malformed failure: ${failure}`) : failure,
       );
     }
     if (event.type === "suspended") {
-      const suspension = event.suspension;
-      if (!isRecord(suspension) || typeof suspension.reason !== "string") {
-        return failed(
-          contract(name, "the stream yielded a malformed suspension"),
-        );
+      const suspension = readSuspension(event.suspension, this.#limits);
+      if (typeof suspension === "string") {
+        return failed(contract(name, `the stream yielded a malformed suspension: ${suspension}`));
       }
-      try {
-        compileSchema(suspension.resumeSchema as never, {
-          label: "resume schema",
-        });
-      } catch (error) {
-        return failed(
-          contract(
-            name,
-            `the suspension's resume schema is invalid: ${String(error)}`,
-          ),
-        );
-      }
-      if (
-        suspension.payload !== undefined &&
-        checkJsonValue(suspension.payload, this.#limits)
-      ) {
-        return failed(
-          contract(name, "the suspension's payload is not bounded JSON"),
-        );
-      }
-      return {
-        type: "suspended",
-        suspended: suspendedRecord(
-          job,
-          job.idempotencyKey ?? job.options.idempotencyKey,
-          {
-            reason: suspension.reason,
-            resumeSchema: suspension
-              .resumeSchema as SuspendedCall["resumeSchema"],
-            payload: suspension.payload,
-            origin: "handler",
-          },
-        ),
-      };
+      return this.#parked(
+        suspendedRecord(job, job.idempotencyKey ?? job.options.idempotencyKey, { ...suspension, origin: "handler" }),
+        job.options.subject,
+      );
     }
     if (event.type === "output") {
       return this.#output(name, entry, event.result);
@@ -776,7 +878,7 @@ export class Dispatcher {
     return failed(
       contract(
         name,
-        `the stream yielded an unknown event type ${JSON.stringify(String(event.type))}`,
+        `the stream yielded an unknown event type ${showValue(event.type)}`,
       ),
     );
   }
@@ -814,10 +916,12 @@ export class Dispatcher {
       }
       return outputEvent(result, undefined);
     }
-    const problem = checkJsonValue(output, this.#limits);
-    if (problem) return failed(invalidOutput(name, one(problem)));
-    if (!entry.parseOutput) return outputEvent(result, output);
-    const parsed = parseWith(entry.parseOutput, output);
+    // Validated and handed on is one private copy: a handler that kept the
+    // output, or built it of getters, cannot change it after the check.
+    const copied = copyJsonValue(output, this.#limits);
+    if (!copied.ok) return failed(invalidOutput(name, one(copied.problem)));
+    if (!entry.parseOutput) return outputEvent(result, copied.value);
+    const parsed = parseWith(entry.parseOutput, copied.value);
     return parsed instanceof Promise
       ? parsed.then((outcome) => parsedOutput(name, result, outcome))
       : parsedOutput(name, result, parsed);
