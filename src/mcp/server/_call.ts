@@ -18,6 +18,7 @@ import type { ToolSet } from "../../core/dispatch/tool_set.ts";
 import type { CallGate } from "./_call_gate.ts";
 import { errorResult, failureResult, outputResult } from "./_tool_result.ts";
 import { mcpTools } from "./_tool_list.ts";
+import { subjectOf } from "./_subject.ts";
 
 /** What a tools/call answer may be. */
 export type CallAnswer = CallToolResult | InputRequiredResult;
@@ -49,9 +50,15 @@ export async function answerCall(scope: CallScope, request: CallToolRequest, ctx
   try {
     const signal = ctx.mcpReq.signal;
     const authInfo = ctx.http?.authInfo;
+    // A sealed record is bound to the authenticated client, so no one else can resume it.
+    const subject = scope.toolset.parking.sealed ? subjectOf(ctx) : undefined;
     const events = await scope.parking.resume(name, ctx, signal) ?? scope.toolset.stream(
       { id: crypto.randomUUID(), name, arguments: request.params.arguments },
-      { signal, ...(authInfo === undefined ? {} : { extensions: { authInfo } }) },
+      {
+        signal,
+        ...(authInfo === undefined ? {} : { extensions: { authInfo } }),
+        ...(subject === undefined ? {} : { subject }),
+      },
     );
     const terminal = await forwardProgress(events, ctx);
     switch (terminal.type) {

@@ -5,6 +5,8 @@
 import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { answerCall, type CallScope } from "./_call.ts";
 import { mcpTools, toolPage } from "./_tool_list.ts";
+import type { RequestStateCodec } from "./_request_state.ts";
+import { subjectOf } from "./_subject.ts";
 import type { McpServerInfo, ResolvedServeOptions } from "./options.ts";
 
 /** What every instance of one served set shares. */
@@ -13,15 +15,22 @@ export interface ServeScope extends CallScope {
   readonly options: ResolvedServeOptions;
 }
 
-/** Builds a server instance answering tools/list and tools/call from the set. */
-export function toolServer(scope: ServeScope, verifyState?: (state: string) => Promise<unknown>): Server {
+/**
+ * Builds a server instance answering tools/list and tools/call from the set.
+ * With a codec, every echoed request state is opened and its seal verified
+ * before the handler runs; the SDK answers any refusal with -32602.
+ */
+export function toolServer(scope: ServeScope, codec?: RequestStateCodec): Server {
   const { info, options, toolset } = scope;
   const server = new Server(
     { name: info.name, version: info.version, ...(info.title === undefined ? {} : { title: info.title }) },
     {
       capabilities: { tools: { listChanged: true } },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-      ...(verifyState === undefined ? {} : { requestState: { verify: verifyState } }),
+      requestState: {
+        verify: (state, ctx) =>
+          codec === undefined ? Promise.reject(new Error("no seal")) : codec.open(state, subjectOf(ctx)),
+      },
     },
   );
   server.onerror = options.onError;

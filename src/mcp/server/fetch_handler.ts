@@ -16,7 +16,8 @@ import {
 import type { ToolSet } from "../../core/dispatch/tool_set.ts";
 import { readBounded } from "./_body_limit.ts";
 import { CallGate } from "./_call_gate.ts";
-import { noParking } from "./_parking.ts";
+import { noParking, sealedParking } from "./_parking.ts";
+import { requestStateCodec } from "./_request_state.ts";
 import { type ServeScope, toolServer } from "./_tool_server.ts";
 import { type McpServeOptions, type McpServerInfo, positiveInteger, resolveServeOptions } from "./options.ts";
 import { showValue } from "../../core/common/_show_value.ts";
@@ -122,7 +123,9 @@ function checkChoice<T extends string>(value: unknown, name: string, choices: re
  * @param info The server's name and version.
  * @param options Limits, host and origin checks, authorization, legacy serving.
  * @returns The handler: `{ fetch, toolsChanged, close }`.
- * @throws {TypeError} On malformed info or options.
+ * @throws {TypeError} On malformed info or options, and when the set and
+ * `options.seal` disagree (a set with an approval gate and no seal, a sealed
+ * set served without its seal).
  * @throws {RangeError} On a bound that is not a positive integer.
  *
  * @example Serve in Deno and call a tool
@@ -182,6 +185,10 @@ export function createMcpFetchHandler(
   const legacy = checkChoice(options.legacy, "options.legacy", ["stateless", "reject"] as const) ?? "stateless";
   const responseMode = checkChoice(options.responseMode, "options.responseMode", ["auto", "json", "sse"] as const);
 
+  const codec = requestStateCodec(toolset, options.seal);
+  // A 2025-era request over stateless HTTP stands alone: nothing can carry the person's answer back to it.
+  const legacyParking = noParking("stateless_legacy");
+  const modernParking = codec === undefined ? noParking("no_seal") : sealedParking(toolset, codec);
   const scope: Omit<ServeScope, "parking"> = {
     toolset,
     info,
@@ -189,7 +196,7 @@ export function createMcpFetchHandler(
     gate: new CallGate(resolved.maxCallsInFlight),
   };
   const sdk = createMcpHandler(
-    ({ era }) => toolServer({ ...scope, parking: noParking(era === "legacy" ? "stateless_legacy" : "no_seal") }),
+    ({ era }) => toolServer({ ...scope, parking: era === "legacy" ? legacyParking : modernParking }, codec),
     {
       legacy,
       maxRequestBodySize: maxBodyBytes,

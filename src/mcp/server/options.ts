@@ -6,6 +6,7 @@
  */
 
 import { isRecord } from "../../core/common/_is_record.ts";
+import type { SealOptions } from "../../core/seal/seal.ts";
 import { showValue } from "../../core/common/_show_value.ts";
 
 /** The server's identity, sent to every client. */
@@ -32,6 +33,16 @@ export interface McpServeOptions {
   readonly instructions?: string;
   /** Hears out-of-band errors (a client gone mid-answer, a refused request state); reporting only. */
   readonly onError?: (error: Error) => void;
+  /**
+   * The seal the set was made with (`new ToolSet({ seal })`), needed to
+   * hand parked calls to clients: a parked call is answered with an input
+   * request whose `requestState` is the sealed record, encrypted with
+   * AES-256-GCM under a key derived from the seal's key (HKDF-SHA-256), so
+   * the client can neither read nor change it. Key secrets must be bytes or
+   * strings. Without a seal, a parked call is a tool error, and a set with
+   * an approval gate is refused.
+   */
+  readonly seal?: SealOptions;
 }
 
 /** The options with every default filled in. */

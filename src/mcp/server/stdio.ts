@@ -8,7 +8,8 @@ import type { Transport } from "@modelcontextprotocol/server";
 import { serveStdio as serveSdkStdio } from "@modelcontextprotocol/server/stdio";
 import type { ToolSet } from "../../core/dispatch/tool_set.ts";
 import { CallGate } from "./_call_gate.ts";
-import { noParking } from "./_parking.ts";
+import { noParking, sealedParking } from "./_parking.ts";
+import { requestStateCodec } from "./_request_state.ts";
 import { toolServer } from "./_tool_server.ts";
 import { type McpServeOptions, type McpServerInfo, resolveServeOptions } from "./options.ts";
 import { showValue } from "../../core/common/_show_value.ts";
@@ -48,7 +49,9 @@ export interface McpStdioServer {
  * @param info The server's name and version.
  * @param options Limits, and a transport to use instead of stdio.
  * @returns The running server.
- * @throws {TypeError} On malformed info or options.
+ * @throws {TypeError} On malformed info or options, and when the set and
+ * `options.seal` disagree (a set with an approval gate and no seal, a sealed
+ * set served without its seal).
  * @throws {RangeError} On a bound that is not a positive integer.
  *
  * @example Serve a set to an in-process client
@@ -78,6 +81,7 @@ export interface McpStdioServer {
  */
 export function serveStdio(toolset: ToolSet, info: McpServerInfo, options: McpStdioServeOptions = {}): McpStdioServer {
   const resolved = resolveServeOptions(info, options);
+  const codec = requestStateCodec(toolset, options.seal);
   const { transport } = options;
   if (transport !== undefined && (typeof transport !== "object" || typeof transport?.send !== "function")) {
     throw new TypeError(
@@ -85,10 +89,12 @@ export function serveStdio(toolset: ToolSet, info: McpServerInfo, options: McpSt
     );
   }
   const gate = new CallGate(resolved.maxCallsInFlight);
+  // A 2025-era client that declared elicitation is asked through the SDK's shim, on this same connection.
+  const parking = codec === undefined ? noParking("no_seal") : sealedParking(toolset, codec);
   const servers = new Set<ReturnType<typeof toolServer>>();
   const handle = serveSdkStdio(
     () => {
-      const server = toolServer({ toolset, info, options: resolved, gate, parking: noParking("no_seal") });
+      const server = toolServer({ toolset, info, options: resolved, gate, parking }, codec);
       servers.add(server);
       server.onclose = () => servers.delete(server);
       return server;
