@@ -10,6 +10,7 @@ import {
   type AuthInfo,
   createMcpHandler,
   hostHeaderValidationResponse,
+  isLegacyRequest,
   localhostAllowedHostnames,
   originValidationResponse,
 } from "@modelcontextprotocol/server";
@@ -18,6 +19,7 @@ import { readBounded } from "./_body_limit.ts";
 import { CallGate } from "./_call_gate.ts";
 import { noParking, sealedParking } from "./_parking.ts";
 import { requestStateCodec } from "./_request_state.ts";
+import { LegacySessions } from "./_legacy_sessions.ts";
 import { type ServeScope, toolServer } from "./_tool_server.ts";
 import { type McpServeOptions, type McpServerInfo, positiveInteger, resolveServeOptions } from "./options.ts";
 import { showValue } from "../../core/common/_show_value.ts";
@@ -52,9 +54,17 @@ export interface McpFetchHandlerOptions extends McpServeOptions {
   /**
    * How 2025-era clients are served. `"stateless"` (default): each request
    * on its own, so a call that needs a person's approval is answered with a
-   * tool error. `"reject"`: 2026-07-28 clients only.
+   * tool error saying so. `"sessionful"`: each 2025-era client gets a
+   * session in this process, through which it is asked for approval
+   * (elicitation) when it declared it; a load balancer must then route by
+   * the `Mcp-Session-Id` header (sticky sessions). `"reject"`: 2026-07-28
+   * clients only.
    */
-  readonly legacy?: "stateless" | "reject";
+  readonly legacy?: "stateless" | "sessionful" | "reject";
+  /** With `legacy: "sessionful"`: the most sessions open at once (more are answered `503`). Default 256. */
+  readonly maxSessions?: number;
+  /** With `legacy: "sessionful"`: how long a session may sit idle before it is closed, in ms. Default 10 minutes. */
+  readonly sessionIdleMs?: number;
   /**
    * How answers are shaped: `"auto"` (default) streams (SSE) only when a
    * call sends progress before its result; `"json"` never streams and drops
@@ -75,6 +85,10 @@ export interface McpFetchHandler {
 
 /** Default bound on a request body: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** Default bound on open 2025-era sessions. */
+export const DEFAULT_MAX_SESSIONS = 256;
+/** Default idle time after which a 2025-era session is closed: 10 minutes. */
+export const DEFAULT_SESSION_IDLE_MS = 10 * 60 * 1000;
 
 function jsonRpcError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: "2.0", id: null, error: { code, message } }, { status });
@@ -182,7 +196,8 @@ export function createMcpFetchHandler(
       `Cannot serve MCP as options.authorize must be a function: current value is ${showValue(authorize)}`,
     );
   }
-  const legacy = checkChoice(options.legacy, "options.legacy", ["stateless", "reject"] as const) ?? "stateless";
+  const legacy = checkChoice(options.legacy, "options.legacy", ["stateless", "sessionful", "reject"] as const) ??
+    "stateless";
   const responseMode = checkChoice(options.responseMode, "options.responseMode", ["auto", "json", "sse"] as const);
 
   const codec = requestStateCodec(toolset, options.seal);
@@ -198,12 +213,24 @@ export function createMcpFetchHandler(
   const sdk = createMcpHandler(
     ({ era }) => toolServer({ ...scope, parking: era === "legacy" ? legacyParking : modernParking }, codec),
     {
-      legacy,
+      legacy: legacy === "sessionful" ? "reject" : legacy,
       maxRequestBodySize: maxBodyBytes,
       onerror: resolved.onError,
       ...(responseMode === undefined ? {} : { responseMode }),
     },
   );
+
+  // A session can ask its client, so its parked calls are handed over as for a 2026-07-28 client.
+  const sessions = legacy === "sessionful"
+    ? new LegacySessions(() => toolServer({ ...scope, parking: modernParking }, codec), {
+      maxSessions: positiveInteger(options.maxSessions, "options.maxSessions", DEFAULT_MAX_SESSIONS),
+      idleMs: positiveInteger(options.sessionIdleMs, "options.sessionIdleMs", DEFAULT_SESSION_IDLE_MS),
+    })
+    : undefined;
+  const route = async (request: Request, authInfo: AuthInfo | undefined, parsedBody?: unknown) =>
+    sessions !== undefined && await isLegacyRequest(request, parsedBody, { maxRequestBodySize: maxBodyBytes })
+      ? await sessions.handle(request, { authInfo, parsedBody })
+      : await sdk.fetch(request, { authInfo, parsedBody });
 
   const serve = async (request: Request): Promise<Response> => {
     const refused = (allowedHosts && hostHeaderValidationResponse(request, allowedHosts)) ??
@@ -215,7 +242,7 @@ export function createMcpFetchHandler(
       if (verdict instanceof Response) return verdict;
       authInfo = verdict;
     }
-    if (request.method !== "POST") return await sdk.fetch(request, { authInfo });
+    if (request.method !== "POST") return await route(request, authInfo);
     const body = await readBounded(request, maxBodyBytes);
     if (body === undefined) {
       return jsonRpcError(413, -32600, `Cannot read the request as its body is over ${maxBodyBytes} bytes`);
@@ -226,7 +253,7 @@ export function createMcpFetchHandler(
     } catch {
       return jsonRpcError(400, -32700, "Cannot read the request as its body is not JSON");
     }
-    return await sdk.fetch(request, { authInfo, parsedBody });
+    return await route(request, authInfo, parsedBody);
   };
 
   return {
@@ -239,6 +266,9 @@ export function createMcpFetchHandler(
       }
     },
     toolsChanged: () => sdk.notify.toolsChanged(),
-    close: () => sdk.close(),
+    close: async () => {
+      await sessions?.close();
+      await sdk.close();
+    },
   };
 }

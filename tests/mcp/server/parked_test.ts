@@ -251,3 +251,25 @@ Deno.test("a set that could hand out unsealed records is refused when serving st
   assert.throws(() => createMcpFetchHandler(sealed, info), /options.seal is missing/);
   assert.throws(() => createMcpFetchHandler(new ToolSet(), info, { seal: TEST_SEAL }), /the set has no seal/);
 });
+
+Deno.test('with legacy: "sessionful", a 2025-era HTTP client is asked through elicitation in its session', async () => {
+  const { served } = sealedReplica({ legacy: "sessionful", maxSessions: 1 });
+  await using _served = served;
+  const client = new Client({ name: "v1", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, () => ({ action: "accept", content: { approved: true } }));
+  await client.connect(new V1HttpTransport(served.url));
+  try {
+    const done = await client.callTool({ name: "publish", arguments: { title: "x" } });
+    assert.deepEqual(done.structuredContent, { published: true });
+    // The bound on sessions: a second 2025-era client is turned away while the first is open.
+    const second = new Client({ name: "v1", version: "1.0.0" });
+    await assert.rejects(second.connect(new V1HttpTransport(served.url)), /limit of 1 open sessions/);
+    // A 2026-07-28 client needs no session and is served beside it.
+    const modern = await v2Client(served.url);
+    const parked = await call(modern, "publish", { title: "y" }) as unknown as InputRequired;
+    assert.equal(parked.resultType, "input_required");
+    await modern.close();
+  } finally {
+    await client.close();
+  }
+});
