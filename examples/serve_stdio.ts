@@ -10,5 +10,8 @@ import { ToolSet } from "../mod.ts";
 import { serveStdio } from "../mcp_server.ts";
 import { demoFiles, demoTools } from "./demo_tools.ts";
 
-const tools = new ToolSet().register(...demoTools(demoFiles()));
-serveStdio(tools, { name: "salvor-demo", version: "1.0.0" });
+// One process serves the whole connection, so a key of its own seals the
+// records of write_file's approvals; a server of several replicas shares one.
+const seal = { key: { id: "local", secret: crypto.getRandomValues(new Uint8Array(32)) } };
+const tools = new ToolSet({ seal }).register(...demoTools(demoFiles()));
+serveStdio(tools, { name: "salvor-demo", version: "1.0.0" }, { seal });
