@@ -85,15 +85,20 @@ export async function answerCall(scope: CallScope, request: CallToolRequest, ctx
  * Reads a call's events to its terminal, sending each progress event to the
  * client when it asked for progress. MCP requires the progress value to
  * grow, so an event that gives none, or one that does not grow, is sent as
- * one more than the last.
+ * one more than the last (the first such event as 0).
  */
 async function forwardProgress(events: AsyncIterable<ToolEvent>, ctx: ServerContext): Promise<TerminalEvent> {
   const token = ctx.mcpReq._meta?.progressToken;
-  let last = 0;
+  let last: number | undefined;
   for await (const event of events) {
     if (event.type !== "progress") return event;
     if (token === undefined) continue;
-    last = typeof event.progress === "number" && event.progress > last ? event.progress : last + 1;
+    const given = event.progress;
+    last = typeof given === "number" && (last === undefined || given > last)
+      ? given
+      : last === undefined
+      ? 0
+      : last + 1;
     await sendProgress(ctx, token, last, event);
   }
   // ToolSet.stream always ends with a terminal; reaching here is a broken promise of the core.
