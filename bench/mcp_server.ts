@@ -1,4 +1,4 @@
-// Case 8: one tools/call (2026-07-28) through this module's fetch handler,
+// Case 9: one tools/call (2026-07-28) through this module's fetch handler,
 // against the same tool served by a bare @modelcontextprotocol/server
 // McpServer behind the SDK's own createMcpHandler. Both answer in process
 // (no socket, so the network's noise does not hide the handlers' cost),
@@ -11,7 +11,7 @@ import { defineJsonTool, ToolSet } from "../mod.ts";
 import { createMcpFetchHandler } from "../mcp_server.ts";
 import { check, compare, type Mode, ratioRows, type Row } from "./_harness.ts";
 
-const GROUP = "8. MCP server, one tools/call (2026-07-28), in process";
+const GROUP = "9. MCP server, one tools/call (2026-07-28), in process";
 const BARE = "bare SDK McpServer + createMcpHandler";
 const OURS = "createMcpFetchHandler (ToolSet)";
 
@@ -84,7 +84,7 @@ function caller(fetch: (request: Request) => Promise<Response>): () => Promise<n
 }
 
 /**
- * Runs case 8.
+ * Runs case 9.
  *
  * @param mode Full or smoke.
  * @returns The two rows, ours relative to the bare SDK server.
