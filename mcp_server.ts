@@ -39,8 +39,14 @@
 
 export {
   createMcpFetchHandler,
+  type McpAuthInfo,
   type McpFetchHandler,
   type McpFetchHandlerOptions,
 } from "./src/mcp/server/fetch_handler.ts";
-export { type McpStdioServeOptions, type McpStdioServer, serveStdio } from "./src/mcp/server/stdio.ts";
+export {
+  type McpServerTransport,
+  type McpStdioServeOptions,
+  type McpStdioServer,
+  serveStdio,
+} from "./src/mcp/server/stdio.ts";
 export type { McpServeOptions, McpServerInfo } from "./src/mcp/server/options.ts";

@@ -8,9 +8,3 @@ export { type } from "npm:arktype@2.2.10";
 export type { default as OpenAI } from "npm:openai@7.59.0";
 export type { default as Anthropic } from "npm:@anthropic-ai/sdk@1.14.0";
 export type { FunctionDeclaration, Type } from "npm:@google/genai@3.3.0";
-export {
-  Client as McpClient,
-  ProtocolError as McpProtocolError,
-  StreamableHTTPClientTransport,
-} from "npm:@modelcontextprotocol/client@2.4.0";
-export { StdioClientTransport } from "npm:@modelcontextprotocol/client@2.4.0/stdio";

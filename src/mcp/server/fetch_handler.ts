@@ -7,7 +7,6 @@
  */
 
 import {
-  type AuthInfo,
   createMcpHandler,
   hostHeaderValidationResponse,
   isLegacyRequest,
@@ -23,6 +22,25 @@ import { LegacySessions } from "./_legacy_sessions.ts";
 import { type ServeScope, toolServer } from "./_tool_server.ts";
 import { type McpServeOptions, type McpServerInfo, positiveInteger, resolveServeOptions } from "./options.ts";
 import { showValue } from "../../core/common/_show_value.ts";
+
+/**
+ * A verified caller, as `authorize` returns it: the shape of the SDK's
+ * `AuthInfo`, so its `requireBearerAuth` gate fits as it is.
+ */
+export interface McpAuthInfo {
+  /** The access token. */
+  readonly token: string;
+  /** The client it was issued to; parked calls are sealed for it. */
+  readonly clientId: string;
+  /** The scopes it grants. */
+  readonly scopes: string[];
+  /** When it expires, in seconds since the epoch. */
+  readonly expiresAt?: number;
+  /** The resource it was issued for. */
+  readonly resource?: URL;
+  /** Anything else the verifier adds. */
+  readonly extra?: Record<string, unknown>;
+}
 
 /** Options of {@linkcode createMcpFetchHandler}. */
 export interface McpFetchHandlerOptions extends McpServeOptions {
@@ -50,7 +68,9 @@ export interface McpFetchHandlerOptions extends McpServeOptions {
    * (handed to every handler as `ctx.extensions.authInfo`), or `undefined`
    * to let it through. The SDK's `requireBearerAuth({ verifier })` fits.
    */
-  readonly authorize?: (request: Request) => AuthInfo | Response | undefined | Promise<AuthInfo | Response | undefined>;
+  readonly authorize?: (
+    request: Request,
+  ) => McpAuthInfo | Response | undefined | Promise<McpAuthInfo | Response | undefined>;
   /**
    * How 2025-era clients are served. `"stateless"` (default): each request
    * on its own, so a call that needs a person's approval is answered with a
@@ -227,7 +247,7 @@ export function createMcpFetchHandler(
       idleMs: positiveInteger(options.sessionIdleMs, "options.sessionIdleMs", DEFAULT_SESSION_IDLE_MS),
     })
     : undefined;
-  const route = async (request: Request, authInfo: AuthInfo | undefined, parsedBody?: unknown) =>
+  const route = async (request: Request, authInfo: McpAuthInfo | undefined, parsedBody?: unknown) =>
     sessions !== undefined && await isLegacyRequest(request, parsedBody, { maxRequestBodySize: maxBodyBytes })
       ? await sessions.handle(request, { authInfo, parsedBody })
       : await sdk.fetch(request, { authInfo, parsedBody });
@@ -236,7 +256,7 @@ export function createMcpFetchHandler(
     const refused = (allowedHosts && hostHeaderValidationResponse(request, allowedHosts)) ??
       (allowedOrigins && originValidationResponse(request, allowedOrigins));
     if (refused) return refused;
-    let authInfo: AuthInfo | undefined;
+    let authInfo: McpAuthInfo | undefined;
     if (authorize !== undefined) {
       const verdict = await authorize(request);
       if (verdict instanceof Response) return verdict;

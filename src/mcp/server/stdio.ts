@@ -14,13 +14,26 @@ import { toolServer } from "./_tool_server.ts";
 import { type McpServeOptions, type McpServerInfo, resolveServeOptions } from "./options.ts";
 import { showValue } from "../../core/common/_show_value.ts";
 
+/**
+ * A transport of the MCP SDK (`Transport` of `@modelcontextprotocol/server`)
+ * to serve on instead of stdio, such as one end of `InMemoryTransport.createLinkedPair()`.
+ */
+export interface McpServerTransport {
+  /** Starts receiving messages. */
+  start(): Promise<void>;
+  /** Sends one message. */
+  send(message: never, options?: never): Promise<void>;
+  /** Closes the transport. */
+  close(): Promise<void>;
+}
+
 /** Options of {@linkcode serveStdio}. */
 export interface McpStdioServeOptions extends McpServeOptions {
   /**
    * The transport to serve on instead of this process's stdin and stdout,
    * e.g. one end of the SDK's `InMemoryTransport` pair in a test.
    */
-  readonly transport?: Transport;
+  readonly transport?: McpServerTransport;
 }
 
 /** The running server {@linkcode serveStdio} returns. */
@@ -99,7 +112,12 @@ export function serveStdio(toolset: ToolSet, info: McpServerInfo, options: McpSt
       server.onclose = () => servers.delete(server);
       return server;
     },
-    { legacy: "serve", onerror: resolved.onError, ...(transport === undefined ? {} : { transport }) },
+    {
+      legacy: "serve",
+      onerror: resolved.onError,
+      // Checked above to be a transport; the SDK's type spells out its messages, which this one leaves open.
+      ...(transport === undefined ? {} : { transport: transport as unknown as Transport }),
+    },
   );
   return {
     toolsChanged() {

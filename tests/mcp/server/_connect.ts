@@ -2,7 +2,7 @@
 // client: over stdio (the fixture process) and over Streamable HTTP (the
 // fetch handler on a loopback port of this process).
 
-import { McpClient, StdioClientTransport, StreamableHTTPClientTransport } from "../../dev_deps.ts";
+import { McpClient, StdioClientTransport, StreamableHTTPClientTransport } from "./_client_deps.ts";
 import { createMcpFetchHandler, type McpFetchHandlerOptions } from "../../../mcp_server.ts";
 import { serverEnv } from "../_helpers.ts";
 import { type ServedStats, servedTools } from "./fixtures/tools.ts";

@@ -13,7 +13,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { McpClient, McpProtocolError, StreamableHTTPClientTransport } from "../../dev_deps.ts";
+import { McpClient, McpProtocolError, StreamableHTTPClientTransport } from "./_client_deps.ts";
 import { createMcpFetchHandler, type McpFetchHandlerOptions, serveStdio } from "../../../mcp_server.ts";
 import { ToolSet } from "../../../mod.ts";
 import { serverEnv } from "../_helpers.ts";

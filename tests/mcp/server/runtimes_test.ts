@@ -4,7 +4,7 @@
 // client: list and call, over 2026-07-28.
 
 import assert from "node:assert/strict";
-import { McpClient, StreamableHTTPClientTransport } from "../../dev_deps.ts";
+import { McpClient, StreamableHTTPClientTransport } from "./_client_deps.ts";
 import { bundle, path, runtimesHome } from "./_runtimes.ts";
 import { freePort } from "../_helpers.ts";
 

@@ -3,10 +3,10 @@
 // Deno.serve): the wire contract as an MCP client sees it.
 
 import assert from "node:assert/strict";
-import { McpProtocolError } from "../../dev_deps.ts";
+import { McpProtocolError } from "./_client_deps.ts";
 import { type Connected, connectHttp, connectStdio, POST_HEADERS, postJsonRpc, serveHttp } from "./_connect.ts";
 import { servedTools } from "./fixtures/tools.ts";
-import { McpClient, StreamableHTTPClientTransport } from "../../dev_deps.ts";
+import { McpClient, StreamableHTTPClientTransport } from "./_client_deps.ts";
 
 type Client = Connected["client"];
 
