@@ -60,7 +60,7 @@ export {
   type ToolMetadata,
   type TypedTool,
 } from "./src/core/define/define.ts";
-export { ToolSet, type ToolSetOptions } from "./src/core/dispatch/tool_set.ts";
+export { type ParkingPolicy, ToolSet, type ToolSetOptions } from "./src/core/dispatch/tool_set.ts";
 export type {
   ApprovalDecision,
   ApprovalGate,

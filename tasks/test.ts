@@ -44,7 +44,7 @@ const steps: readonly Step[] = [
       "README.md",
     ],
   },
-  // MCP examples may spawn a process, so they get the permissions that takes.
+  // MCP examples may spawn a process or serve on a loopback port, so they get the permissions that takes.
   {
     name: "MCP doc tests",
     args: [
@@ -53,9 +53,11 @@ const steps: readonly Step[] = [
       "--allow-env",
       "--allow-run",
       "--allow-read",
+      "--allow-net=127.0.0.1",
       "--doc",
       "mcp.ts",
       "mcp_http.ts",
+      "mcp_server.ts",
       "src/mcp/",
     ],
   },

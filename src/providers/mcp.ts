@@ -5,9 +5,16 @@
  * @module
  */
 
-import { type Effect, isReadOnly, resolveSemantics } from "../core/contract/effect.ts";
+import {
+  type Effect,
+  type ExecutionSemantics,
+  isReadOnly,
+  isWellFormedEffect,
+  resolveSemantics,
+} from "../core/contract/effect.ts";
+import { FAILURE_KINDS, type FailureKind, type ToolFailure } from "../core/contract/failure.ts";
 import type { Projection, ProjectionWarning } from "./projection.ts";
-import type { ToolDescriptor } from "../core/contract/spec.ts";
+import { SEMANTIC_VALUES, type ToolDescriptor } from "../core/contract/spec.ts";
 import { checkDescriptor } from "./_projection.ts";
 import { isRecord } from "../core/common/_is_record.ts";
 
@@ -51,6 +58,130 @@ export interface McpToolDefinition {
   outputSchema?: McpObjectSchema;
   /** Hints derived from the declared effects. */
   annotations: McpToolDefinitionAnnotations;
+  /** The exact contract, under {@linkcode MCP_CONTRACT_META_KEY}, for clients that trust the server. */
+  _meta: { [MCP_CONTRACT_META_KEY]: McpToolContract };
+}
+
+/**
+ * The `_meta` key of a tool's exact contract. Annotations are four hints
+ * and cannot say `fs.read` or `explicit_only`, so a Salvor client that
+ * trusts the server reads the effects and semantics from here.
+ */
+export const MCP_CONTRACT_META_KEY = "salvor/contract";
+
+/** A tool's contract as MCP carries it in `_meta`. */
+export interface McpToolContract {
+  /** The tool's version. */
+  version: string;
+  /** The declared effects. */
+  effects: Effect[];
+  /** The complete semantics. */
+  semantics: ExecutionSemantics;
+}
+
+/**
+ * The `_meta` key of a tool error's failure: its kind, whether trying
+ * again may help, whether side effects may have happened, and its code.
+ */
+export const MCP_FAILURE_META_KEY = "salvor/failure";
+
+/** A failure as MCP carries it in a tool error's `_meta`: everything but the texts and diagnostics. */
+export type McpFailureMeta = Pick<ToolFailure, "kind" | "uncertain" | "retryable" | "code">;
+
+/**
+ * Reads a tool's contract from an MCP tool's `_meta`, as a Salvor server
+ * writes it. What a server sends is untrusted, so anything malformed reads
+ * as no contract at all.
+ *
+ * @param meta The tool's `_meta`, as listed.
+ * @returns The effects and semantics, or `undefined`.
+ *
+ * @example A contract written by toMcpTool reads back
+ * ```ts
+ * import { describeTool } from "@salvor/tools/dyn";
+ * import { readMcpToolContract, toMcpTool } from "@salvor/tools/providers";
+ * import assert from "node:assert/strict";
+ *
+ * const { tool } = toMcpTool(describeTool({
+ *   name: "read", description: "Reads.", inputSchema: { type: "object" }, effects: ["fs.read"],
+ * }));
+ * assert.deepEqual(readMcpToolContract(tool._meta)?.effects, ["fs.read"]);
+ * assert.equal(readMcpToolContract({ "salvor/contract": { effects: "all" } }), undefined);
+ * ```
+ */
+export function readMcpToolContract(meta: unknown): Omit<McpToolContract, "version"> | undefined {
+  const contract = isRecord(meta) ? meta[MCP_CONTRACT_META_KEY] : undefined;
+  if (!isRecord(contract) || !Array.isArray(contract.effects) || !isRecord(contract.semantics)) return undefined;
+  const { effects, semantics } = contract;
+  if (!effects.every(isWellFormedEffect)) return undefined;
+  for (const [key, values] of Object.entries(SEMANTIC_VALUES)) {
+    if (!values.includes(semantics[key] as string)) return undefined;
+  }
+  return { effects: [...effects], semantics: { ...semantics } as unknown as ExecutionSemantics };
+}
+
+/**
+ * The `_meta` of a tool error for a failure: its kind, `uncertain`, and
+ * `retryable` and `code` when the failure has them.
+ *
+ * @param failure The failure.
+ * @returns The `_meta` to send with the tool error.
+ *
+ * @example
+ * ```ts
+ * import { toolFailure } from "@salvor/tools/dyn";
+ * import { mcpFailureMeta } from "@salvor/tools/providers";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(mcpFailureMeta(toolFailure("timeout", "slow", { retryable: true })), {
+ *   "salvor/failure": { kind: "timeout", uncertain: false, retryable: true },
+ * });
+ * ```
+ */
+export function mcpFailureMeta(failure: McpFailureMeta): Record<string, McpFailureMeta> {
+  return {
+    [MCP_FAILURE_META_KEY]: {
+      kind: failure.kind,
+      uncertain: failure.uncertain,
+      ...(failure.retryable === undefined ? {} : { retryable: failure.retryable }),
+      ...(failure.code === undefined ? {} : { code: failure.code }),
+    },
+  };
+}
+
+/**
+ * Reads a failure from a tool error's `_meta`, as a Salvor server writes
+ * it. Anything malformed reads as no failure.
+ *
+ * @param meta The tool error's `_meta`.
+ * @returns The failure's kind, `uncertain`, `retryable` and `code`, or `undefined`.
+ *
+ * @example
+ * ```ts
+ * import { readMcpFailureMeta } from "@salvor/tools/providers";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(readMcpFailureMeta({ "salvor/failure": { kind: "handler", uncertain: false, code: "E1" } }), {
+ *   kind: "handler",
+ *   uncertain: false,
+ *   code: "E1",
+ * });
+ * assert.equal(readMcpFailureMeta({ "salvor/failure": { kind: "oops" } }), undefined);
+ * ```
+ */
+export function readMcpFailureMeta(meta: unknown): McpFailureMeta | undefined {
+  const failure = isRecord(meta) ? meta[MCP_FAILURE_META_KEY] : undefined;
+  if (!isRecord(failure) || !FAILURE_KINDS.includes(failure.kind as FailureKind)) return undefined;
+  const { kind, uncertain, retryable, code } = failure;
+  if (typeof uncertain !== "boolean") return undefined;
+  if (retryable !== undefined && typeof retryable !== "boolean") return undefined;
+  if (code !== undefined && typeof code !== "string") return undefined;
+  return {
+    kind: kind as FailureKind,
+    uncertain,
+    ...(retryable === undefined ? {} : { retryable }),
+    ...(code === undefined ? {} : { code }),
+  };
 }
 
 // The inverse of the MCP mapping in the design (annotations to effects):
@@ -58,10 +189,12 @@ export interface McpToolDefinition {
 // https://modelcontextprotocol.io/specification/2025-06-18/server/tools#tool
 // (readOnlyHint, destructiveHint, idempotentHint, openWorldHint; the
 // protocol's defaults are the cautious ones, so every hint is written out).
-// An unknown effect fails closed: destructive and open-world.
+// A write may overwrite what was there, which MCP counts as destructive
+// ("false" would claim "only additive updates"). An unknown effect claims
+// nothing: it gets the protocol's own defaults, destructive and open-world.
 const EFFECT_HINTS: Readonly<Record<Effect, { readonly destructive: boolean; readonly openWorld: boolean }>> = {
   "fs.read": { destructive: false, openWorld: false },
-  "fs.write": { destructive: false, openWorld: false },
+  "fs.write": { destructive: true, openWorld: false },
   "fs.delete": { destructive: true, openWorld: false },
   "process.spawn": { destructive: true, openWorld: true },
   "network.request": { destructive: false, openWorld: true },
@@ -80,12 +213,13 @@ function hintsOf(effect: Effect) {
 /**
  * Projects a tool as an MCP `Tool`: name, title, description, input and
  * output schemas, and annotations derived from the declared effects and
- * semantics (read-only effects give `readOnlyHint`; `fs.delete`,
- * `external.mutation`, `process.spawn` and unknown effects give
- * `destructiveHint`; idempotent semantics give `idempotentHint`;
+ * semantics (read-only effects give `readOnlyHint`; `fs.write` (which may
+ * overwrite), `fs.delete`, `external.mutation`, `process.spawn` and unknown
+ * effects give `destructiveHint`; idempotent semantics give `idempotentHint`;
  * `network.request`, `external.*`, `process.spawn` and unknown effects give
- * `openWorldHint`). MCP carries only object output schemas, so any other
- * output schema is left out with a warning.
+ * `openWorldHint`). The exact effects and semantics go in `_meta` under
+ * {@linkcode MCP_CONTRACT_META_KEY}. MCP carries only object output
+ * schemas, so any other output schema is left out with a warning.
  *
  * @param descriptor The tool's descriptor.
  * @returns The MCP tool and the warnings.
@@ -148,6 +282,13 @@ export function toMcpTool(descriptor: ToolDescriptor): Projection<McpToolDefinit
     inputSchema: input,
     ...(outputSchema ? { outputSchema } : {}),
     annotations,
+    _meta: {
+      [MCP_CONTRACT_META_KEY]: {
+        version: descriptor.version,
+        effects: [...descriptor.effects],
+        semantics: resolveSemantics(descriptor),
+      },
+    },
   };
   return { tool, warnings };
 }

@@ -32,9 +32,15 @@ function ruleFor(file: string): Rule {
   if (folder === "providers" || folder === "testing") {
     return { folders: [folder, ...CORE_LAYERS.map((name) => `core/${name}`)], packages: [] };
   }
+  if (folder === "mcp" && layer === "server") {
+    return {
+      folders: ["mcp/server", "providers", ...CORE_LAYERS.map((name) => `core/${name}`)],
+      packages: [/^@modelcontextprotocol\/server(\/|$)/, ...(file.endsWith("/stdio.ts") ? [/^node:/] : [])],
+    };
+  }
   if (folder === "mcp") {
     return {
-      folders: [`mcp/${layer}`, ...CORE_LAYERS.map((name) => `core/${name}`)],
+      folders: [`mcp/${layer}`, "providers", ...CORE_LAYERS.map((name) => `core/${name}`)],
       packages: [/^@modelcontextprotocol\//, ...(file.endsWith("_stdio_transport.ts") ? [/^node:/] : [])],
     };
   }
@@ -108,4 +114,6 @@ Deno.test("the rules see the imports they judge", () => {
   assert.ok(dispatch.some((specifier) => specifier.endsWith("/define/_checked.ts")), dispatch.join(", "));
   const stdio = graph.get("src/mcp/client/_stdio_transport.ts") ?? [];
   assert.ok(stdio.includes("node:child_process"), stdio.join(", "));
+  const server = graph.get("src/mcp/server/fetch_handler.ts") ?? [];
+  assert.ok(server.includes("@modelcontextprotocol/server"), server.join(", "));
 });

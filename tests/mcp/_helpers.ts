@@ -65,7 +65,7 @@ export interface StartedServer extends AsyncDisposable {
 }
 
 /** Starts a server in its own process group and waits until its output tells the port it listens on. */
-async function startListening(
+export async function startListeningServer(
   command: string,
   args: string[],
   env: Record<string, string | undefined>,
@@ -108,7 +108,7 @@ async function startListening(
 /** Starts server-everything's Streamable HTTP transport on a loopback port and waits until it listens. */
 export function startEverythingHttp(): Promise<StartedServer> {
   const port = freePort();
-  return startListening(
+  return startListeningServer(
     "npx",
     ["-y", EVERYTHING, "streamableHttp"],
     { ...process.env, PORT: String(port) },
@@ -118,7 +118,7 @@ export function startEverythingHttp(): Promise<StartedServer> {
 
 /** Starts the Streamable HTTP fixture server with the given script on a loopback port. */
 export function startHttpFixture(script: string): Promise<StartedServer> {
-  return startListening(
+  return startListeningServer(
     Deno.execPath(),
     ["run", "--allow-net=127.0.0.1", "--no-prompt", HTTP_FIXTURE, script],
     { ...process.env, ...serverEnv() },

@@ -26,18 +26,21 @@ const CASES: readonly [string, Partial<ToolSpec>, [boolean, boolean, boolean, bo
   ["a pure tool", { effects: [] }, [true, false, true, false]],
   ["a file reader", { effects: ["fs.read"] }, [true, false, true, false]],
   ["an external reader", { effects: ["external.read"] }, [true, false, true, true]],
-  ["a file writer", { effects: ["fs.write"] }, [false, false, false, false]],
+  // A write may overwrite, which MCP counts as destructive.
+  ["a file writer", { effects: ["fs.write"] }, [false, true, false, false]],
   ["a file deleter", { effects: ["fs.delete"] }, [false, true, false, false]],
   ["an idempotent writer", { effects: ["fs.write"], semantics: { idempotency: "idempotent" } }, [
     false,
-    false,
+    true,
     true,
     false,
   ]],
   ["a network caller", { effects: ["network.request"] }, [false, false, false, true]],
   ["an external mutation", { effects: ["external.mutation"] }, [false, true, false, true]],
   ["a process spawner", { effects: ["process.spawn"] }, [false, true, false, true]],
+  // An unknown effect claims nothing: the protocol's defaults.
   ["an unknown effect", { effects: ["billing.charge"] }, [false, true, false, true]],
+  ["a reader with an unknown effect", { effects: ["fs.read", "billing.charge"] }, [false, true, false, true]],
 ];
 
 for (const [what, spec, [readOnlyHint, destructiveHint, idempotentHint, openWorldHint]] of CASES) {

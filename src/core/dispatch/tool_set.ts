@@ -42,6 +42,14 @@ export interface ToolSetOptions {
   readonly seal?: SealOptions;
 }
 
+/** How a set parks calls, as {@linkcode ToolSet.parking} tells it. */
+export interface ParkingPolicy {
+  /** A default approval gate may park any call. */
+  readonly approval: boolean;
+  /** Every record the set parks is sealed. */
+  readonly sealed: boolean;
+}
+
 /**
  * A strict registry of tools and the dispatcher for model calls.
  * Registration is atomic and never overwrites; dispatch validates before
@@ -77,6 +85,7 @@ export interface ToolSetOptions {
 export class ToolSet implements Iterable<DynTool> {
   readonly #entries = new Map<string, Entry>();
   readonly #dispatcher: Dispatcher;
+  readonly #parking: ParkingPolicy;
   #descriptors: readonly ToolDescriptor[] | undefined;
   #sorted: readonly Entry[] | undefined;
 
@@ -89,6 +98,28 @@ export class ToolSet implements Iterable<DynTool> {
    */
   constructor(options: ToolSetOptions = {}) {
     this.#dispatcher = new Dispatcher(this.#entries, options);
+    this.#parking = Object.freeze({
+      approval: isRecord(options) && options.approve !== undefined,
+      sealed: isRecord(options) && options.seal !== undefined,
+    });
+  }
+
+  /**
+   * How this set parks calls: whether a default approval gate may park any
+   * call, and whether the records it parks are sealed. A host that hands
+   * records to someone else (an MCP server handing them to its clients)
+   * reads this to refuse unsealed records before any call is made.
+   *
+   * @example A gate without a seal
+   * ```ts
+   * import { ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * assert.deepEqual(new ToolSet({ approve: () => "suspend" }).parking, { approval: true, sealed: false });
+   * ```
+   */
+  get parking(): ParkingPolicy {
+    return this.#parking;
   }
 
   /** How many tools are registered. */

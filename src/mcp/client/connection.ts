@@ -27,6 +27,7 @@ import { markChecked } from "../../core/define/_checked.ts";
 import { parserFor } from "../../core/define/_parser.ts";
 import { contentPart, errorText } from "./_content.ts";
 import { type McpToolAnnotations, type McpToolEffects, mcpToolEffects } from "./effects.ts";
+import { readMcpFailureMeta, readMcpToolContract } from "../../providers/mcp.ts";
 import { mcpToolName } from "./names.ts";
 import { cfworkerValidator } from "./_validator.ts";
 
@@ -442,9 +443,11 @@ export class McpServerConnection implements AsyncDisposable {
       }
       owners.set(name, tool.name);
       const override = this.#options.tools?.[tool.name];
+      const declared = readMcpToolContract(tool._meta);
       const { effects, semantics } = mcpToolEffects(tool.annotations, {
         trusted: this.#options.trusted,
         override,
+        ...(declared === undefined ? {} : { declared }),
       });
       const spec = {
         name,
@@ -503,11 +506,22 @@ export class McpServerConnection implements AsyncDisposable {
       );
       if (result.isError) {
         const text = errorText(result.content);
+        // A trusted Salvor server says what kind of failure it was; anyone else's is a handler failure.
+        const declared = this.#options.trusted === true ? readMcpFailureMeta(result._meta) : undefined;
         return {
           type: "failed",
-          failure: toolFailure("handler", `MCP tool "${tool.toolName}" on server "${this.name}" failed: ${text}`, {
-            modelText: text,
-          }),
+          failure: toolFailure(
+            declared?.kind ?? "handler",
+            `MCP tool "${tool.toolName}" on server "${this.name}" failed: ${text}`,
+            {
+              modelText: text,
+              ...(declared === undefined ? {} : {
+                uncertain: declared.uncertain,
+                ...(declared.retryable === undefined ? {} : { retryable: declared.retryable }),
+                ...(declared.code === undefined ? {} : { code: declared.code }),
+              }),
+            },
+          ),
         };
       }
       return {

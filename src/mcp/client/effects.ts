@@ -37,6 +37,12 @@ export interface McpEffectsPolicy {
   readonly trusted?: boolean;
   /** The host's own declaration for this tool, which wins. */
   readonly override?: McpToolEffects;
+  /**
+   * The exact contract the server declared in the tool's `_meta` (a Salvor
+   * server does, see `readMcpToolContract`); read, like the annotations,
+   * only when the server is trusted, and before them.
+   */
+  readonly declared?: McpToolEffects;
 }
 
 const FAIL_CLOSED: McpToolEffects = Object.freeze({
@@ -46,7 +52,8 @@ const FAIL_CLOSED: McpToolEffects = Object.freeze({
 
 /**
  * Decides the effects and semantics of an MCP tool. The host's override
- * wins. Otherwise, for a trusted server: `readOnlyHint` means the read-only
+ * wins. Otherwise, for a trusted server: the contract it declared in
+ * `_meta`, when it sent one; else its annotations: `readOnlyHint` means the read-only
  * `external.read` (idempotent, retried, parallel); else `external.mutation`,
  * non-idempotent unless `destructiveHint` is explicitly false and
  * `idempotentHint` is true; `network.request` is added unless
@@ -67,6 +74,7 @@ const FAIL_CLOSED: McpToolEffects = Object.freeze({
  * assert.deepEqual(mcpToolEffects(hints, { trusted: true }).effects, ["external.read"]);
  * assert.deepEqual(mcpToolEffects(hints).effects, ["external.mutation"]);
  * assert.deepEqual(mcpToolEffects(hints, { override: { effects: ["fs.read"] } }).effects, ["fs.read"]);
+ * assert.deepEqual(mcpToolEffects(hints, { trusted: true, declared: { effects: ["fs.read"] } }).effects, ["fs.read"]);
  * ```
  */
 export function mcpToolEffects(
@@ -74,7 +82,9 @@ export function mcpToolEffects(
   policy: McpEffectsPolicy = {},
 ): McpToolEffects {
   if (policy.override !== undefined) return policy.override;
-  if (policy.trusted !== true || annotations === undefined) return FAIL_CLOSED;
+  if (policy.trusted !== true) return FAIL_CLOSED;
+  if (policy.declared !== undefined) return policy.declared;
+  if (annotations === undefined) return FAIL_CLOSED;
   const openWorld = annotations.openWorldHint !== false;
   if (annotations.readOnlyHint === true) {
     return {

@@ -1,0 +1,34 @@
+// A request body read under a byte bound, counted as it streams in: a client
+// that lies about Content-Length, or sends none, still cannot make the
+// server buffer more than the bound.
+
+/** The body's bytes, or `undefined` when it is over the bound (then it is not read further). */
+export async function readBounded(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) {
+    await request.body?.cancel().catch(() => {});
+    return undefined;
+  }
+  if (request.body === null) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0];
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}

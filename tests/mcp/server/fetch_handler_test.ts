@@ -1,0 +1,150 @@
+// The fetch handler's guards for a public endpoint: body bound, Host and
+// Origin checks, the authorize hook, the bound on calls in flight, and
+// options checked when the handler is made.
+
+import assert from "node:assert/strict";
+import { OAuthError, OAuthErrorCode, requireBearerAuth } from "@modelcontextprotocol/server";
+import { createMcpFetchHandler } from "../../../mcp_server.ts";
+import { defineJsonTool, ToolSet } from "../../../mod.ts";
+import { POST_HEADERS, postJsonRpc, serveHttp } from "./_connect.ts";
+import { servedTools } from "./fixtures/tools.ts";
+
+const INFO = { name: "guarded", version: "1.0.0" };
+const listRequest = { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} };
+
+function post(body: BodyInit, headers: Record<string, string> = {}): Request {
+  return new Request("http://localhost/mcp", {
+    method: "POST",
+    headers: { ...POST_HEADERS, host: "localhost", ...headers },
+    body,
+  });
+}
+
+Deno.test("a body over maxBodyBytes is answered 413 before it is parsed, streamed or declared", async () => {
+  const handler = createMcpFetchHandler(new ToolSet(), INFO, { maxBodyBytes: 1024 });
+  const big = JSON.stringify({ ...listRequest, params: { pad: "x".repeat(2000) } });
+  const declared = await handler.fetch(post(big));
+  assert.equal(declared.status, 413);
+  assert.match((await declared.json()).error.message, /over 1024 bytes/);
+  // No Content-Length: the body is counted as it streams in.
+  const streamed = new ReadableStream({
+    start(controller) {
+      for (let i = 0; i < 10; i++) controller.enqueue(new TextEncoder().encode("x".repeat(500)));
+      controller.close();
+    },
+  });
+  const counted = await handler.fetch(post(streamed));
+  assert.equal(counted.status, 413);
+  const fine = await handler.fetch(post(JSON.stringify(listRequest)));
+  assert.equal(fine.status, 200);
+  await handler.close();
+});
+
+Deno.test("a body that is not JSON is a JSON-RPC parse error, not a crash", async () => {
+  const handler = createMcpFetchHandler(new ToolSet(), INFO);
+  const response = await handler.fetch(post("{not json"));
+  assert.equal(response.status, 400);
+  assert.equal((await response.json()).error.code, -32700);
+  await handler.close();
+});
+
+Deno.test("by default only local Host names are served, and a listed public name is", async () => {
+  const local = createMcpFetchHandler(new ToolSet(), INFO);
+  assert.equal((await local.fetch(post(JSON.stringify(listRequest), { host: "evil.example" }))).status, 403);
+  assert.equal((await local.fetch(post(JSON.stringify(listRequest), { host: "127.0.0.1:8080" }))).status, 200);
+  const listed = createMcpFetchHandler(new ToolSet(), INFO, { allowedHosts: ["mcp.example.com"] });
+  assert.equal((await listed.fetch(post(JSON.stringify(listRequest), { host: "mcp.example.com" }))).status, 200);
+  assert.equal((await listed.fetch(post(JSON.stringify(listRequest), { host: "localhost" }))).status, 403);
+  const open = createMcpFetchHandler(new ToolSet(), INFO, { allowedHosts: ["*"] });
+  assert.equal((await open.fetch(post(JSON.stringify(listRequest), { host: "anything.example" }))).status, 200);
+  await Promise.all([local.close(), listed.close(), open.close()]);
+});
+
+Deno.test("a browser Origin must be listed; a request without one passes", async () => {
+  const handler = createMcpFetchHandler(new ToolSet(), INFO, { allowedOrigins: ["app.example.com"] });
+  const from = (origin: string) => handler.fetch(post(JSON.stringify(listRequest), { origin }));
+  assert.equal((await from("https://evil.example")).status, 403);
+  assert.equal((await from("null")).status, 403);
+  assert.equal((await from("https://app.example.com")).status, 200);
+  assert.equal((await handler.fetch(post(JSON.stringify(listRequest)))).status, 200);
+  await handler.close();
+});
+
+Deno.test("authorize runs before the body is read: a bearer gate refuses with 401 and passes AuthInfo on", async () => {
+  let seenBy: unknown;
+  const whoami = defineJsonTool({
+    name: "whoami",
+    description: "Who is calling.",
+    inputSchema: { type: "object" },
+    effects: [],
+    run: (_input, ctx) => {
+      seenBy = (ctx.extensions.authInfo as { clientId?: string } | undefined)?.clientId;
+      return {};
+    },
+  });
+  const gate = requireBearerAuth({
+    verifier: {
+      verifyAccessToken: (token) => {
+        if (token !== "good") return Promise.reject(new OAuthError(OAuthErrorCode.InvalidToken, "unknown token"));
+        return Promise.resolve({ token, clientId: "ada", scopes: [], expiresAt: Date.now() / 1000 + 60 });
+      },
+    },
+  });
+  let bodyRead = false;
+  const handler = createMcpFetchHandler(new ToolSet().register(whoami), INFO, {
+    authorize: (request) => {
+      bodyRead ||= request.bodyUsed;
+      return gate(request);
+    },
+  });
+  const call = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "whoami", arguments: {} } };
+  const refused = await handler.fetch(post(JSON.stringify(call)));
+  assert.equal(refused.status, 401);
+  assert.equal(seenBy, undefined);
+  const none = await handler.fetch(post(JSON.stringify(call), { authorization: "Bearer bad" }));
+  assert.equal(none.status, 401);
+  assert.match(none.headers.get("www-authenticate") ?? "", /Bearer/);
+  const allowed = await handler.fetch(post(JSON.stringify(call), { authorization: "Bearer good" }));
+  assert.equal(allowed.status, 200);
+  await allowed.text();
+  assert.equal(seenBy, "ada");
+  assert.equal(bodyRead, false);
+  await handler.close();
+});
+
+Deno.test("calls over maxCallsInFlight get a retryable tool error at once and never run", async () => {
+  const { tools, stats } = servedTools();
+  await using served = serveHttp(tools, { maxCallsInFlight: 2 });
+  const waits = [1, 2].map((id) =>
+    fetch(served.url, {
+      method: "POST",
+      headers: POST_HEADERS,
+      body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "wait", arguments: {} } }),
+    })
+  );
+  const deadline = Date.now() + 10_000;
+  while (stats.runs.wait !== 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(stats.runs.wait, 2);
+  const over = await postJsonRpc(served.url, {
+    jsonrpc: "2.0",
+    id: 3,
+    method: "tools/call",
+    params: { name: "echo", arguments: { text: "hi" } },
+  });
+  const result = over.message.result as { isError: boolean; _meta: Record<string, unknown> };
+  assert.equal(result.isError, true);
+  assert.deepEqual(result._meta["salvor/failure"], { kind: "unavailable", retryable: true, uncertain: false });
+  assert.equal(stats.runs.echo, undefined);
+  await served.handler.close();
+  await Promise.allSettled(waits.map((response) => response.then((r) => r.body?.cancel())));
+});
+
+Deno.test("malformed options are refused when the handler is made, with the option named", () => {
+  const tools = new ToolSet();
+  assert.throws(() => createMcpFetchHandler(tools, { name: "" } as never), /Cannot serve MCP as info/);
+  assert.throws(() => createMcpFetchHandler(tools, INFO, { maxBodyBytes: 0 }), RangeError);
+  assert.throws(() => createMcpFetchHandler(tools, INFO, { maxCallsInFlight: 1.5 }), /options.maxCallsInFlight/);
+  assert.throws(() => createMcpFetchHandler(tools, INFO, { allowedHosts: "localhost" as never }), TypeError);
+  assert.throws(() => createMcpFetchHandler(tools, INFO, { legacy: "sometimes" as never }), /options.legacy/);
+  assert.throws(() => createMcpFetchHandler(tools, INFO, { authorize: 1 as never }), /options.authorize/);
+});
