@@ -21,6 +21,7 @@
 //
 //   deno run --allow-read --allow-write --allow-run --allow-env tasks/build.ts
 
+import { npmVersion } from "./_npm_version.ts";
 import { ts } from "./_typescript.ts";
 import { gzipSync } from "node:zlib";
 
@@ -56,20 +57,6 @@ function gzippedSize(bytes: Uint8Array): number {
 
 function kb(bytes: number): string {
   return `${(bytes / 1000).toFixed(1)} KB`;
-}
-
-/** The npm version deno.json maps a bare specifier to, e.g. "valibot" → "1.5.0". */
-function npmVersion(specifier: string): string {
-  const mapped: unknown = config.imports?.[specifier];
-  const match = typeof mapped === "string" ? /^npm:(@?[^@]+)@(.+)$/.exec(mapped) : null;
-  if (!match || match[1] !== specifier) {
-    throw new Error(
-      `Cannot list "${specifier}" as a dependency of the npm package as deno.json does not map it to an npm package: current value is ${
-        JSON.stringify(mapped)
-      }`,
-    );
-  }
-  return match[2];
 }
 
 const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -182,6 +169,9 @@ function emitModules(entries: readonly string[]): Map<string, ModuleImports> {
     allowImportingTsExtensions: true,
     rewriteRelativeImportExtensions: true,
     target: ts.ScriptTarget.ES2022,
+    // What the modules use: ES2022, web APIs, and `Symbol.asyncDispose` for the MCP connection's `await using`.
+    // Without the last, TypeScript misreads `[Symbol.asyncDispose]()` and declares it twice.
+    lib: ["lib.es2022.d.ts", "lib.esnext.disposable.d.ts", "lib.dom.d.ts"],
     module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler,
     rootDir: path(root),
