@@ -234,7 +234,10 @@ function peerRange(version: string): string {
   return /^\d+\.\d+\.\d+$/.test(version) ? `^${version}` : version;
 }
 
-/** An entrypoint deno.json exports: its export name ("./mcp/http"), its source ("./mcp_http.ts") and its module in dist/ ("mcp_http"). */
+/**
+ * An entrypoint deno.json exports: its export name ("./mcp/http"), its
+ * source ("./mcp_http.ts") and its module in dist/ ("mcp_http").
+ */
 interface Entrypoint {
   readonly name: string;
   readonly source: string;
