@@ -1,15 +1,27 @@
-// The npm build of the core, into dist/ (ignored by git):
-// - dist/mod.js: one minified ESM bundle, its dependencies inlined, made by
-//   Deno's own bundler;
-// - dist/mod.d.ts and dist/src/*.d.ts: TypeScript's declaration emit for
-//   mod.ts and the modules it imports, under `isolatedDeclarations` (the
-//   rules of JSR's "no slow types"), with `.ts` specifiers made `.js`;
-// - dist/package.json, README.md and LICENSE.
-// It prints the bundle's minified and gzipped size against the 25 KB target,
-// and its largest parts (each source file, each inlined npm package).
+// The npm build, into dist/ (ignored by git), of every entrypoint deno.json
+// exports, so a new entrypoint ships the day it is listed:
+// - one ES module a source file (mod.js, dyn.js, ..., src/**/*.js) and its
+//   declarations beside it (.d.ts), emitted by TypeScript in one program
+//   under `isolatedDeclarations` (the rules of JSR's "no slow types"). A
+//   module two entrypoints share is one file both import, never a copy, so a
+//   class, a private field or a symbol is the same whichever entrypoint
+//   reached it: an MCP server's tools register in the root's ToolSet, and
+//   `instanceof` and the nominal ValidatedInvocation hold across entrypoints;
+// - dist/package.json: one `exports` entry a deno.json export, with its
+//   types; the npm packages the root entrypoint's modules import are
+//   dependencies, those only other entrypoints import are optional peer
+//   dependencies (so a core user never installs the MCP SDK), each at the
+//   version deno.json's import map pins;
+// - README.md and LICENSE.
+// It also bundles mod.ts alone, minified with its dependencies inlined by
+// Deno's own bundler (what an app that imports only the core ships), and
+// prints that bundle's gzipped size against the 25 KB target and its
+// largest parts (each source file, each inlined npm package). The bundle is
+// measured, not shipped.
 //
 //   deno run --allow-read --allow-write --allow-run --allow-env tasks/build.ts
 
+import { npmVersion } from "./_npm_version.ts";
 import { ts } from "./_typescript.ts";
 import { gzipSync } from "node:zlib";
 
@@ -47,20 +59,6 @@ function kb(bytes: number): string {
   return `${(bytes / 1000).toFixed(1)} KB`;
 }
 
-/** The npm version deno.json maps a bare specifier to, e.g. "valibot" → "1.5.0". */
-function npmVersion(specifier: string): string {
-  const mapped: unknown = config.imports?.[specifier];
-  const match = typeof mapped === "string" ? /^npm:(@?[^@]+)@(.+)$/.exec(mapped) : null;
-  if (!match || match[1] !== specifier) {
-    throw new Error(
-      `Cannot list "${specifier}" as a dependency of the npm package as deno.json does not map it to an npm package: current value is ${
-        JSON.stringify(mapped)
-      }`,
-    );
-  }
-  return match[2];
-}
-
 const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /** Reads one source map segment's Base64 VLQ fields. */
@@ -81,8 +79,8 @@ function decodeSegment(segment: string): number[] {
 }
 
 /** Where a bundled source came from: an npm package's name, or a path in this repository. */
-function partOf(source: string): string {
-  const file = path(new URL(source, dist));
+function partOf(source: string, bundleDir: URL): string {
+  const file = path(new URL(source, bundleDir));
   const npm = /\/(?:node_modules|registry\.npmjs\.org)\/((?:@[^/]+\/)?[^/]+)\//.exec(file);
   if (npm) return npm[1];
   return file.startsWith(path(root)) ? file.slice(path(root).length) : file;
@@ -92,7 +90,11 @@ function partOf(source: string): string {
  * Counts the bundle's characters (its bytes, for minified ASCII) by the part
  * of the code they came from, read from its source map.
  */
-function sizeBySource(code: string, map: { sources: string[]; mappings: string }): Map<string, number> {
+function sizeBySource(
+  code: string,
+  map: { sources: string[]; mappings: string },
+  bundleDir: URL,
+): Map<string, number> {
   const parts = new Map<string, number>();
   const lengths = code.split("\n").map((line) => line.length);
   let source = 0;
@@ -113,7 +115,7 @@ function sizeBySource(code: string, map: { sources: string[]; mappings: string }
         owner = undefined;
       } else {
         source += sourceDelta;
-        owner = partOf(map.sources[source]);
+        owner = partOf(map.sources[source], bundleDir);
       }
     }
     credit(lengths[index] ?? column);
@@ -121,35 +123,55 @@ function sizeBySource(code: string, map: { sources: string[]; mappings: string }
   return parts;
 }
 
-/** Rewrites a declaration file's relative `.ts` specifiers to `.js`, and collects its bare ones. */
-function rewriteSpecifiers(text: string, bare: Set<string>): string {
+/** Rewrites a declaration file's relative `.ts` specifiers to `.js` (TypeScript rewrites them in JavaScript only). */
+function rewriteSpecifiers(text: string): string {
   let rewritten = "";
   let at = 0;
-  // preProcessFile reads real imports only, never the examples in doc comments.
-  for (const { fileName: specifier, pos } of ts.preProcessFile(text, true, true).importedFiles) {
-    if (!specifier.startsWith(".")) {
-      bare.add(specifier);
-      continue;
-    }
-    const start = text.indexOf(specifier, pos);
-    rewritten += text.slice(at, start) + specifier.replace(/\.ts$/, ".js");
-    at = start + specifier.length;
+  for (const specifier of importsOf(text)) {
+    if (!specifier.name.startsWith(".")) continue;
+    const start = text.indexOf(specifier.name, specifier.pos);
+    rewritten += text.slice(at, start) + specifier.name.replace(/\.ts$/, ".js");
+    at = start + specifier.name.length;
   }
   return rewritten + text.slice(at);
 }
 
+/** A module's real imports, never the examples in its doc comments, which preProcessFile does not read. */
+function importsOf(text: string): { name: string; pos: number }[] {
+  return ts.preProcessFile(text, true, true).importedFiles.map(({ fileName, pos }) => ({ name: fileName, pos }));
+}
+
+/** A module in dist/ by its path without extension (`src/core/dispatch/tool_set`): its `.js` and `.d.ts` together. */
+function moduleOf(file: string): string {
+  return file.replace(/\.(d\.ts|js|ts)$/, "");
+}
+
+/** The npm package a bare specifier names: `@modelcontextprotocol/sdk/types.js` → `@modelcontextprotocol/sdk`. */
+function packageOf(specifier: string): string {
+  return specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
+}
+
+/** What a module of dist/ imports: the modules of dist/, and the npm packages (`node:` built-ins are left out). */
+interface ModuleImports {
+  readonly modules: Set<string>;
+  readonly packages: Set<string>;
+}
+
 /**
- * Emits the declarations of `entry` and of every local module it imports,
- * with TypeScript's own declaration emit under `isolatedDeclarations`.
- * Returns the bare specifiers they import: the npm package's dependencies.
+ * Emits every module the entrypoints reach into dist/, as ES modules with
+ * their declarations, with TypeScript's own emit under `isolatedDeclarations`.
+ * Returns what each emitted module imports.
  */
-function emitDeclarations(entry: string): { files: number; bare: Set<string> } {
+function emitModules(entries: readonly string[]): Map<string, ModuleImports> {
   const options: ts.CompilerOptions = {
     declaration: true,
-    emitDeclarationOnly: true,
     isolatedDeclarations: true,
     allowImportingTsExtensions: true,
+    rewriteRelativeImportExtensions: true,
     target: ts.ScriptTarget.ES2022,
+    // What the modules use: ES2022, web APIs, and `Symbol.asyncDispose` for the MCP connection's `await using`.
+    // Without the last, TypeScript misreads `[Symbol.asyncDispose]()` and declares it twice.
+    lib: ["lib.es2022.d.ts", "lib.esnext.disposable.d.ts", "lib.dom.d.ts"],
     module: ts.ModuleKind.ESNext,
     moduleResolution: ts.ModuleResolutionKind.Bundler,
     rootDir: path(root),
@@ -157,21 +179,81 @@ function emitDeclarations(entry: string): { files: number; bare: Set<string> } {
     types: [],
   };
   const host = ts.createCompilerHost(options);
-  const bare = new Set<string>();
-  let files = 0;
-  host.writeFile = (fileName, text) => {
+  const graph = new Map<string, ModuleImports>();
+  host.writeFile = (fileName, emitted) => {
+    const text = fileName.endsWith(".d.ts") ? rewriteSpecifiers(emitted) : emitted;
     Deno.mkdirSync(fileName.slice(0, fileName.lastIndexOf("/")), { recursive: true });
-    Deno.writeTextFileSync(fileName, rewriteSpecifiers(text, bare));
-    files++;
+    Deno.writeTextFileSync(fileName, text);
+    const file = fileName.slice(path(dist).length);
+    const module = moduleOf(file);
+    const imports = graph.get(module) ?? { modules: new Set(), packages: new Set() };
+    graph.set(module, imports);
+    for (const { name } of importsOf(text)) {
+      if (name.startsWith(".")) {
+        imports.modules.add(moduleOf(path(new URL(name, new URL(file, dist))).slice(path(dist).length)));
+      } else if (!name.startsWith("node:")) imports.packages.add(packageOf(name));
+    }
   };
-  const program = ts.createProgram([path(new URL(entry, root))], options, host);
+  const program = ts.createProgram(entries.map((entry) => path(new URL(entry, root))), options, host);
   const { diagnostics } = program.emit();
-  const problems = [...program.getDeclarationDiagnostics(), ...diagnostics];
+  const problems = [
+    ...program.getOptionsDiagnostics(),
+    ...program.getSyntacticDiagnostics(),
+    ...program.getDeclarationDiagnostics(),
+    ...diagnostics,
+  ];
   if (problems.length > 0) {
     const messages = problems.map((d) => `${d.file?.fileName}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`);
-    throw new Error(`Cannot emit the declarations: current problems are ${messages.join("; ")}`);
+    throw new Error(`Cannot emit the modules: current problems are ${messages.join("; ")}`);
   }
-  return { files, bare };
+  return graph;
+}
+
+/** The npm packages a module of dist/ imports, itself or through the modules it imports. */
+function packagesReached(graph: ReadonlyMap<string, ModuleImports>, from: string): Set<string> {
+  const packages = new Set<string>();
+  const seen = new Set<string>();
+  const queue = [from];
+  for (let module = queue.pop(); module !== undefined; module = queue.pop()) {
+    if (seen.has(module)) continue;
+    seen.add(module);
+    const imports = graph.get(module);
+    if (imports === undefined) throw new Error(`Cannot read the imports of dist/${module} as it was not emitted`);
+    for (const name of imports.packages) packages.add(name);
+    queue.push(...imports.modules);
+  }
+  return packages;
+}
+
+/**
+ * The range an optional peer accepts: from the pinned version up to the
+ * next major. A peer is the user's own copy, shared with their code, and an
+ * exact pin would make npm refuse every other version they have.
+ */
+function peerRange(version: string): string {
+  return /^\d+\.\d+\.\d+$/.test(version) ? `^${version}` : version;
+}
+
+/**
+ * An entrypoint deno.json exports: its export name ("./mcp/http"), its
+ * source ("./mcp_http.ts") and its module in dist/ ("mcp_http").
+ */
+interface Entrypoint {
+  readonly name: string;
+  readonly source: string;
+  readonly module: string;
+}
+
+const entrypoints: Entrypoint[] = Object.entries<string>(
+  typeof config.exports === "string" ? { ".": config.exports } : config.exports,
+).map(([name, source]) => ({ name, source, module: moduleOf(source.replace(/^\.\//, "")) }));
+const rootEntry = entrypoints.find(({ name }) => name === ".");
+if (rootEntry === undefined) {
+  throw new Error(
+    `Cannot build the npm package as deno.json exports no "." entrypoint: current exports are ${
+      JSON.stringify(config.exports)
+    }`,
+  );
 }
 
 await Deno.remove(dist, { recursive: true }).catch((error) => {
@@ -179,37 +261,15 @@ await Deno.remove(dist, { recursive: true }).catch((error) => {
 });
 await Deno.mkdir(dist, { recursive: true });
 
-await deno([
-  "bundle",
-  "--quiet",
-  "--platform=browser",
-  "--format=esm",
-  "--minify",
-  "--sourcemap=external",
-  "--output=dist/mod.js",
-  "mod.ts",
-]);
-const bundle = await Deno.readFile(new URL("mod.js", dist));
-const sourceMap = new URL("mod.js.map", dist);
-// The map only serves the size report: it names paths of this machine.
-const parts = sizeBySource(new TextDecoder().decode(bundle), JSON.parse(await Deno.readTextFile(sourceMap)));
-await Deno.remove(sourceMap);
-const gzipped = gzippedSize(bundle);
-console.log(
-  `build: dist/mod.js ${kb(bundle.byteLength)} minified, ${gzipped.toLocaleString("en")} bytes minified + gzipped (${
-    gzipped < TARGET_GZIP_BYTES ? "within" : "OVER"
-  } the ${TARGET_GZIP_BYTES.toLocaleString("en")}-byte target)`,
+const graph = emitModules(entrypoints.map(({ source }) => source));
+const corePackages = packagesReached(graph, rootEntry.module);
+const peerPackages = new Set(
+  entrypoints.flatMap(({ module }) => [...packagesReached(graph, module)]).filter((name) => !corePackages.has(name)),
 );
-const largest = [...parts].sort((a, b) => b[1] - a[1]).slice(0, 8);
-console.log(
-  `build: largest parts, minified: ${
-    largest.map(([part, bytes]) => `${part} ${kb(bytes)} (${Math.round((bytes / bundle.byteLength) * 100)}%)`)
-      .join(", ")
-  }`,
+const dependencies = Object.fromEntries([...corePackages].sort().map((name) => [name, npmVersion(name)]));
+const peerDependencies = Object.fromEntries(
+  [...peerPackages].sort().map((name) => [name, peerRange(npmVersion(name))]),
 );
-
-const { files, bare } = emitDeclarations("mod.ts");
-const dependencies = Object.fromEntries([...bare].sort().map((name) => [name, npmVersion(name)]));
 const manifest = {
   name: config.name,
   version: config.version,
@@ -217,15 +277,56 @@ const manifest = {
   license: config.license,
   type: "module",
   sideEffects: false,
-  types: "./mod.d.ts",
-  exports: { ".": { types: "./mod.d.ts", default: "./mod.js" } },
+  types: `./${rootEntry.module}.d.ts`,
+  exports: Object.fromEntries(
+    entrypoints.map(({ name, module }) => [name, { types: `./${module}.d.ts`, default: `./${module}.js` }]),
+  ),
   dependencies,
+  peerDependencies,
+  peerDependenciesMeta: Object.fromEntries(Object.keys(peerDependencies).map((name) => [name, { optional: true }])),
   engines: { node: ">=20" },
 };
 await Deno.writeTextFile(new URL("package.json", dist), `${JSON.stringify(manifest, null, 2)}\n`);
 for (const file of ["README.md", "LICENSE"]) await Deno.copyFile(new URL(file, root), new URL(file, dist));
+const listed = (packages: Record<string, string>) =>
+  Object.entries(packages).map(([name, version]) => `${name}@${version}`).join(", ") || "none";
 console.log(
-  `build: ${files} declaration files from mod.ts; the types import ${
-    Object.entries(dependencies).map(([name, version]) => `${name}@${version}`).join(", ") || "nothing"
-  }`,
+  `build: ${graph.size} modules with declarations for ${
+    entrypoints.map(({ name }) => name).join(", ")
+  }; dependencies: ${listed(dependencies)}; optional peer dependencies: ${listed(peerDependencies)}`,
 );
+
+// The core measured as an app that imports only the root entrypoint ships it.
+const measured = new URL(`${await Deno.makeTempDir({ prefix: "salvor-core-bundle-" })}/`, "file:///");
+try {
+  await deno([
+    "bundle",
+    "--quiet",
+    "--platform=browser",
+    "--format=esm",
+    "--minify",
+    "--sourcemap=external",
+    `--output=${path(new URL("mod.js", measured))}`,
+    rootEntry.source,
+  ]);
+  const bundle = await Deno.readFile(new URL("mod.js", measured));
+  const map = JSON.parse(await Deno.readTextFile(new URL("mod.js.map", measured)));
+  const parts = sizeBySource(new TextDecoder().decode(bundle), map, measured);
+  const gzipped = gzippedSize(bundle);
+  console.log(
+    `build: the core bundle (${rootEntry.source} alone) ${kb(bundle.byteLength)} minified, ${
+      gzipped.toLocaleString("en")
+    } bytes minified + gzipped (${gzipped < TARGET_GZIP_BYTES ? "within" : "OVER"} the ${
+      TARGET_GZIP_BYTES.toLocaleString("en")
+    }-byte target)`,
+  );
+  const largest = [...parts].sort((a, b) => b[1] - a[1]).slice(0, 8);
+  console.log(
+    `build: its largest parts, minified: ${
+      largest.map(([part, bytes]) => `${part} ${kb(bytes)} (${Math.round((bytes / bundle.byteLength) * 100)}%)`)
+        .join(", ")
+    }`,
+  );
+} finally {
+  await Deno.remove(measured, { recursive: true });
+}

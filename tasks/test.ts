@@ -79,8 +79,9 @@ const steps: readonly Step[] = [
   // The demo, run end to end as a user runs it (it spawns an MCP server and writes a file).
   { name: "demo tests", args: ["test", DEV_LOCK, "--allow-all", "tests/examples/"] },
   { name: "doc lint", args: ["doc", "--lint", ...entrypoints] },
-  // The conformance checks in Deno (the source), Node.js, Bun, workerd and Vercel's edge runtime (the npm build);
-  // it installs those runtimes from npm into .tools/ and builds dist/ first.
+  // The conformance checks in Deno (the source), Node.js, Bun, workerd and Vercel's edge runtime (the npm build),
+  // the build's guard tests and the package test (dist/ packed and installed with npm, every entrypoint used);
+  // it installs those runtimes from npm into .tools/, builds dist/ and installs the package first.
   { name: "runtimes", args: ["run", DEV_LOCK, "-A", "tests/runtimes/run.ts"] },
   // A few iterations of every benchmark case, each checking that its contenders behave as claimed,
   // so the suite cannot rot; its timings mean nothing.

@@ -1,17 +1,16 @@
 // Guard rails on the npm build (tasks/build.ts), which tests/runtimes/run.ts
-// makes before it runs these: the bundle is self-contained and generates no
-// code from strings, importing the core touches nothing global, and the
-// declaration files type a real consumer.
+// makes before it runs these: dist/ ships every entrypoint deno.json lists
+// with its declarations and dependencies, a shared module is one file, no
+// module generates code from strings, importing the core touches nothing
+// global, and the README it ships names only entrypoints that exist.
 
 import assert from "node:assert/strict";
+import { consumer, path } from "./_npm_consumer.ts";
 
 const root = new URL("../../", import.meta.url);
 const dist = new URL("dist/", root);
 const tools = new URL(".tools/", root);
-
-function path(url: URL): string {
-  return decodeURIComponent(url.pathname);
-}
+const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", root)));
 
 async function built(url: URL): Promise<string> {
   try {
@@ -41,26 +40,88 @@ async function probe(command: string, args: readonly string[]): Promise<unknown>
   return JSON.parse(stdout);
 }
 
-Deno.test("the core bundle holds no eval( or new Function and imports nothing", async () => {
-  const code = await built(new URL("mod.js", dist));
-  assert.doesNotMatch(code, /\beval\s*\(/);
-  assert.doesNotMatch(code, /\bnew\s+Function\b/);
-  assert.doesNotMatch(code, /(?<![\w$.])Function\s*\(/);
-  assert.doesNotMatch(code, /\bimport\s*\(|\bfrom\s*["']/);
-});
+/** Every file under dist/ whose name ends with `suffix`, by its path in dist/. */
+async function distFiles(suffix: string, dir = dist, prefix = ""): Promise<string[]> {
+  const found: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    const name = `${prefix}${entry.name}`;
+    if (entry.isDirectory) found.push(...await distFiles(suffix, new URL(`${entry.name}/`, dir), `${name}/`));
+    else if (name.endsWith(suffix)) found.push(name);
+  }
+  return found.sort();
+}
 
-Deno.test("dist/package.json exports the bundle and its declarations under the module's name", async () => {
-  const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", root)));
+/** Code generated from strings: what workerd, the edge runtime and a strict CSP refuse. */
+const CODE_FROM_STRINGS = [/\beval\s*\(/, /\bnew\s+Function\b/, /(?<![\w$.])Function\s*\(/];
+
+Deno.test("dist/package.json exports every entrypoint deno.json lists, each an ES module with its declarations", async () => {
   const manifest = JSON.parse(await built(new URL("package.json", dist)));
   assert.equal(manifest.name, config.name);
   assert.equal(manifest.version, config.version);
   assert.equal(manifest.type, "module");
-  assert.deepEqual(manifest.exports, { ".": { types: "./mod.d.ts", default: "./mod.js" } });
-  for (const file of ["mod.js", "mod.d.ts"]) assert.ok((await Deno.stat(new URL(file, dist))).isFile, file);
+  const expected = Object.fromEntries(
+    Object.entries<string>(config.exports).map(([name, source]) => {
+      const module = source.replace(/\.ts$/, "");
+      return [name, { types: `${module}.d.ts`, default: `${module}.js` }];
+    }),
+  );
+  assert.deepEqual(manifest.exports, expected);
+  for (const { types, default: module } of Object.values<Record<string, string>>(manifest.exports)) {
+    for (const file of [types, module]) assert.ok((await Deno.stat(new URL(file, dist))).isFile, file);
+  }
 });
 
-Deno.test("importing the core bundle in Node.js changes no global and starts no timer", async () => {
-  const report = await probe("node", [path(new URL("conformance/import_probe.js", tools))]);
+Deno.test("dist/package.json depends on the core's npm packages and takes the MCP SDK as an optional peer", async () => {
+  const manifest = JSON.parse(await built(new URL("package.json", dist)));
+  const pinned = (name: string) => config.imports[name].slice(`npm:${name}@`.length);
+  assert.deepEqual(manifest.dependencies, {
+    "@cfworker/json-schema": pinned("@cfworker/json-schema"),
+    "@valibot/to-json-schema": pinned("@valibot/to-json-schema"),
+    "valibot": pinned("valibot"),
+  });
+  assert.deepEqual(manifest.peerDependencies, {
+    "@modelcontextprotocol/sdk": `^${pinned("@modelcontextprotocol/sdk")}`,
+  });
+  assert.deepEqual(manifest.peerDependenciesMeta, { "@modelcontextprotocol/sdk": { optional: true } });
+});
+
+Deno.test("each class of the build is declared in one module of dist/, whichever entrypoints reach it", async () => {
+  const declaredIn = new Map<string, string[]>();
+  for (const file of await distFiles(".js")) {
+    for (const [, name] of (await built(new URL(file, dist))).matchAll(/^(?:export )?class (\w+)/gm)) {
+      declaredIn.set(name, [...declaredIn.get(name) ?? [], file]);
+    }
+  }
+  assert.deepEqual(declaredIn.get("ToolSet"), ["src/core/dispatch/tool_set.js"]);
+  assert.deepEqual(declaredIn.get("ValidatedInvocation"), ["src/core/contract/dyn.js"]);
+  assert.deepEqual([...declaredIn].filter(([, files]) => files.length > 1), []);
+});
+
+Deno.test("no module of dist/ generates code from strings", async () => {
+  const modules = await distFiles(".js");
+  assert.ok(modules.length > 6, modules.join(", "));
+  for (const file of modules) {
+    const code = await built(new URL(file, dist));
+    for (const pattern of CODE_FROM_STRINGS) assert.doesNotMatch(code, pattern, file);
+  }
+});
+
+Deno.test("the workerd bundle, the build and its dependencies inlined, generates no code from strings and imports nothing", async () => {
+  const code = await built(new URL("conformance/worker.js", tools));
+  for (const pattern of CODE_FROM_STRINGS) assert.doesNotMatch(code, pattern);
+  assert.doesNotMatch(code, /\bimport\s*\(|\bfrom\s*["']/);
+});
+
+Deno.test("dist/README.md names only entrypoints dist/package.json exports", async () => {
+  const manifest = JSON.parse(await built(new URL("package.json", dist)));
+  const readme = await built(new URL("README.md", dist));
+  const named = new Set([...readme.matchAll(/@salvor\/tools(\/[\w/]+)?/g)].map(([, sub]) => `.${sub ?? ""}`));
+  assert.ok(named.size > 1, [...named].join(", "));
+  assert.deepEqual([...named].filter((name) => !(name in manifest.exports)), []);
+});
+
+Deno.test("importing the installed package in Node.js changes no global and starts no timer", async () => {
+  const report = await probe("node", [path(new URL("import_probe.js", consumer))]);
   assert.deepEqual(report, { module: "@salvor/tools", changed: [], timers: 0 });
 });
 
@@ -84,28 +145,4 @@ Deno.test("the import probe reports a module that adds a global and starts a tim
     leaky,
   ]);
   assert.deepEqual(report, { module: leaky, changed: ["globalThis.leakedByFixture"], timers: 1 });
-});
-
-Deno.test("the declaration files type a consumer: tsc accepts it, expected errors included", async () => {
-  const consumer = new URL("consumer/", tools);
-  await Deno.mkdir(consumer, { recursive: true });
-  await Deno.copyFile(new URL("tests/runtimes/fixtures/consumer.ts", root), new URL("consumer.ts", consumer));
-  const compilerOptions = {
-    strict: true,
-    noEmit: true,
-    target: "es2022",
-    module: "esnext",
-    moduleResolution: "bundler",
-    lib: ["es2022", "dom"],
-    types: [],
-    skipLibCheck: false,
-  };
-  await Deno.writeTextFile(
-    new URL("tsconfig.json", consumer),
-    JSON.stringify({ compilerOptions, files: ["consumer.ts"] }),
-  );
-  const tsc = path(new URL("node_modules/typescript/bin/tsc", tools));
-  const { code, stdout, stderr } = await run("node", [tsc, "-p", path(consumer)]);
-  assert.equal(stdout + stderr, "");
-  assert.equal(code, 0);
 });

@@ -1,11 +1,11 @@
-// JSR readiness: the publish dry run passes (no slow types) and ships the
-// module's sources only.
+// JSR readiness: the publish dry run passes (no slow types) and ships every
+// entrypoint's sources, and the module's sources only.
 
 import assert from "node:assert/strict";
 
 const root = new URL("../../", import.meta.url);
 
-Deno.test("deno publish --dry-run passes and ships no tests, benchmarks, fixtures, examples or build output", async () => {
+Deno.test("deno publish --dry-run passes and ships every entrypoint, and no tests, benchmarks, fixtures, examples or build output", async () => {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
     args: ["publish", "--dry-run", "--allow-dirty"],
     cwd: root,
@@ -15,8 +15,9 @@ Deno.test("deno publish --dry-run passes and ships no tests, benchmarks, fixture
   const files = [...output.matchAll(/file:\/\/(\S+)/g)].map(([, file]) =>
     decodeURIComponent(file).slice(decodeURIComponent(root.pathname).length)
   );
-  assert.ok(files.includes("mod.ts"), output);
-  assert.ok(files.includes("src/tool_set.ts"), output);
+  const { exports } = JSON.parse(await Deno.readTextFile(new URL("deno.json", root)));
+  for (const source of Object.values<string>(exports)) assert.ok(files.includes(source.slice(2)), source);
+  assert.ok(files.includes("src/core/dispatch/tool_set.ts"), output);
   const unwanted = files.filter((file) =>
     /^(tests|bench|examples|tasks|\.ci|\.tools|dist|node_modules)\//.test(file) || /_test\.ts$|fixtures\//.test(file)
   );

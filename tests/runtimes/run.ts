@@ -5,13 +5,21 @@
 //
 // 1. installs the other runtimes from npm, pinned, into .tools/ (skipped
 //    when the pinned versions are already there);
-// 2. builds the npm package (tasks/build.ts) and bundles the harnesses into
-//    .tools/conformance/, each importing the core as "@salvor/tools";
-// 3. runs the build's guard tests (tests/runtimes/*_test.ts);
+// 2. builds the npm package (tasks/build.ts), installs it with npm into a
+//    scratch Node.js project (tests/runtimes/_npm_consumer.ts), and bundles
+//    the harnesses, each importing the package as "@salvor/tools": for
+//    Node.js and Bun into that project, resolving the installed package and
+//    its dependencies as a user's script does; for workerd and the edge
+//    runtime into .tools/conformance/, one file each with the build and its
+//    dependencies inlined;
+// 3. runs the build's guard tests and the package test
+//    (tests/runtimes/*_test.ts);
 // 4. runs the checks in Deno (the source, no permissions), Node.js (the
-//    bundle, no code generation from strings), Bun, workerd and Vercel's
-//    edge runtime (each serving the checks on a loopback port, stopped
-//    afterwards), and prints every runtime's closing line.
+//    installed package, no code generation from strings), Bun, workerd and
+//    Vercel's edge runtime (each serving the checks on a loopback port,
+//    stopped afterwards), and prints every runtime's closing line.
+
+import { consumer, installPackage, path } from "./_npm_consumer.ts";
 
 const root = new URL("../../", import.meta.url);
 const tools = new URL(".tools/", root);
@@ -23,25 +31,13 @@ const RUNTIME_DEADLINE_MS = 120_000;
 /** How long installing the runtimes may take: a fresh machine downloads about 100 MB of binaries. */
 const INSTALL_DEADLINE_MS = 600_000;
 
-function npmVersion(name: string): string {
-  const match = /^npm:(?:@?[^@]+)@(.+)$/.exec(String(config.imports?.[name]));
-  if (!match) throw new Error(`Cannot pin ${name} as deno.json does not map it to an npm version`);
-  return match[1];
-}
-
-/** The runtimes and tools installed from npm, with the ones whose install script must run. */
+/** The runtimes installed from npm, with the ones whose install script must run. */
 const PACKAGES: Readonly<Record<string, string>> = {
   "bun": "1.4.5",
   "edge-runtime": "4.0.1",
   "workerd": "1.20261117.1",
-  "typescript": npmVersion("typescript"),
-  "valibot": npmVersion("valibot"),
 };
 const INSTALL_SCRIPTS = ["bun", "workerd"];
-
-function path(url: URL): string {
-  return decodeURIComponent(url.pathname);
-}
 
 async function readText(url: URL): Promise<string | undefined> {
   try {
@@ -121,37 +117,34 @@ async function installTools(): Promise<void> {
   });
 }
 
-async function bundle(entry: string, output: string, flags: readonly string[]): Promise<void> {
-  await must(Deno.execPath(), [
-    "bundle",
-    "--quiet",
-    "--platform=browser",
-    ...flags,
-    `--output=${path(new URL(output, work))}`,
-    entry,
-  ]);
+async function bundle(entry: string, output: URL, flags: readonly string[]): Promise<void> {
+  await must(Deno.execPath(), ["bundle", "--quiet", "--platform=browser", ...flags, `--output=${path(output)}`, entry]);
 }
 
 async function prepare(): Promise<void> {
   await installTools();
   console.log(await must(Deno.execPath(), ["run", "--lock=tests/deno.lock", "-A", "tasks/build.ts"]));
-  // Node.js and Bun find "@salvor/tools" in .tools/node_modules, as an installed package.
-  const link = new URL("node_modules/@salvor/tools", tools);
-  await Deno.remove(link).catch(() => {});
-  await Deno.mkdir(new URL("./", link), { recursive: true });
-  await Deno.symlink("../../../dist", path(link));
-  await Deno.mkdir(work, { recursive: true });
-  const external = ["--format=esm", "--external=@salvor/tools"];
-  await bundle("tests/runtimes/cli.ts", "cli.js", external);
-  await bundle("tests/runtimes/worker.ts", "worker.js", external);
-  await bundle("tests/runtimes/fixtures/import_probe.ts", "import_probe.js", external);
-  // The edge runtime runs one classic script, so the built core is bundled into it.
+  console.log(`package: ${await installPackage() ? "installed" : "reused the install of"} dist/ in ${path(consumer)}`);
+  // Node.js and Bun resolve the package and valibot from the scratch project's node_modules, as a user's script does.
+  const installed = ["--format=esm", "--external=@salvor/tools", "--external=valibot"];
+  await bundle("tests/runtimes/cli.ts", new URL("cli.js", consumer), installed);
+  await bundle("tests/runtimes/fixtures/import_probe.ts", new URL("import_probe.js", consumer), installed);
+  // workerd and the edge runtime run one file: the build's modules are inlined, each entrypoint by its package name.
+  const { exports } = JSON.parse(await Deno.readTextFile(new URL("dist/package.json", root)));
+  const entrypoints = Object.entries<{ default: string }>(exports).map(([name, { default: file }]) => [
+    `${config.name}${name.slice(1)}`,
+    new URL(file, new URL("dist/", root)).href,
+  ]);
   const importMap = new URL("import_map.json", work);
+  await Deno.mkdir(work, { recursive: true });
   await Deno.writeTextFile(
     importMap,
-    JSON.stringify({ imports: { ...config.imports, "@salvor/tools": new URL("dist/mod.js", root).href } }),
+    JSON.stringify({ imports: { ...config.imports, ...Object.fromEntries(entrypoints) } }),
   );
-  await bundle("tests/runtimes/edge.ts", "edge.js", ["--format=iife", `--import-map=${path(importMap)}`]);
+  // Minified as an app ships it; that also drops the doc comments, whose examples would read as imports.
+  const inlined = [`--import-map=${path(importMap)}`, "--minify"];
+  await bundle("tests/runtimes/worker.ts", new URL("worker.js", work), ["--format=esm", ...inlined]);
+  await bundle("tests/runtimes/edge.ts", new URL("edge.js", work), ["--format=iife", ...inlined]);
 }
 
 function freePort(): number {
@@ -225,19 +218,19 @@ const runtimes: readonly Runtime[] = [
   },
   {
     name: "node",
-    how: "the bundle, with --disallow-code-generation-from-strings",
+    how: "the installed package, with --disallow-code-generation-from-strings",
     version: () => firstLine("node", ["--version"]).then((version) => `Node.js ${version}`),
-    run: () => run("node", ["--disallow-code-generation-from-strings", path(new URL("cli.js", work))]),
+    run: () => run("node", ["--disallow-code-generation-from-strings", path(new URL("cli.js", consumer))]),
   },
   {
     name: "bun",
-    how: "the bundle",
+    how: "the installed package",
     version: () => firstLine(bin("bun"), ["--version"]).then((version) => `Bun ${version}`),
-    run: () => run(bin("bun"), [path(new URL("cli.js", work))]),
+    run: () => run(bin("bun"), [path(new URL("cli.js", consumer))]),
   },
   {
     name: "workerd",
-    how: "the bundle in a module worker, fetched on a loopback port",
+    how: "the build, inlined in a module worker, fetched on a loopback port",
     version: () => firstLine(bin("workerd"), ["--version"]),
     run: () => {
       const address = `127.0.0.1:${freePort()}`;
@@ -250,7 +243,7 @@ const runtimes: readonly Runtime[] = [
   },
   {
     name: "edge-runtime",
-    how: "the bundle in a fetch-event script, fetched on a loopback port",
+    how: "the build, inlined in a fetch-event script, fetched on a loopback port",
     version: () => Promise.resolve(`edge-runtime ${PACKAGES["edge-runtime"]}`),
     run: () =>
       serve(
@@ -265,7 +258,7 @@ const CLOSING = /^([\w-]+): (\d+) passed, (\d+) failed$/m;
 
 async function main(): Promise<boolean> {
   await prepare();
-  console.log("=== guard tests of the build");
+  console.log("=== guard tests of the build, and the package test");
   const guards = await new Deno.Command(Deno.execPath(), {
     args: [
       "test",
@@ -274,6 +267,8 @@ async function main(): Promise<boolean> {
       "--allow-read",
       `--allow-write=${path(tools)}`,
       "--allow-run",
+      // TypeScript, loaded for the version it pins, reads its settings from the environment.
+      "--allow-env",
       "tests/runtimes/",
     ],
     cwd: root,

@@ -1,5 +1,5 @@
-# The workerd config of the conformance run: one module worker that imports
-# the built core by its package name and runs the checks when fetched.
+# The workerd config of the conformance run: one module worker, the checks
+# with the npm build and its dependencies inlined, that runs them when fetched.
 # The run passes the socket's address with --socket-addr=http=127.0.0.1:PORT.
 using Workerd = import "/workerd/workerd.capnp";
 
@@ -11,7 +11,6 @@ const config :Workerd.Config = (
 const conformance :Workerd.Worker = (
   modules = [
     (name = "worker.js", esModule = embed "../../.tools/conformance/worker.js"),
-    (name = "@salvor/tools", esModule = embed "../../dist/mod.js"),
   ],
   compatibilityDate = "2026-11-01",
 );

@@ -1,0 +1,85 @@
+// The npm package as a Node.js user installs it (tests/runtimes/_npm_consumer.ts):
+// its declarations type a consumer of every entrypoint under tsc, Node.js
+// runs a call through every entrypoint, and the root entrypoint loads
+// neither a `node:` module nor the MCP SDK.
+
+import assert from "node:assert/strict";
+import { consumer, installPackage, path } from "./_npm_consumer.ts";
+
+const fixtures = new URL("fixtures/", import.meta.url);
+
+console.log(
+  `package: ${await installPackage() ? "installed" : "reused the install of"} the packed dist/ in ${path(consumer)}`,
+);
+for (const file of ["consumer.ts", "npm_smoke.mjs", "load_log.mjs"]) {
+  await Deno.copyFile(new URL(file, fixtures), new URL(file, consumer));
+}
+
+async function node(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { code, stdout, stderr } = await new Deno.Command("node", { args: [...args], cwd: consumer }).output();
+  const decoder = new TextDecoder();
+  return { code, stdout: decoder.decode(stdout), stderr: decoder.decode(stderr) };
+}
+
+/** Compiles fixtures/consumer.ts with the installed tsc, strict and checking every declaration file. */
+async function typeCheck(module: string, moduleResolution: string): Promise<string> {
+  const tsconfig = `tsconfig.${moduleResolution}.json`;
+  const compilerOptions = {
+    strict: true,
+    noEmit: true,
+    target: "es2022",
+    module,
+    moduleResolution,
+    // `esnext.disposable` for the MCP connection's `await using`, as the README's Install section says.
+    lib: ["es2022", "esnext.disposable", "dom"],
+    types: [],
+    skipLibCheck: false,
+  };
+  await Deno.writeTextFile(new URL(tsconfig, consumer), JSON.stringify({ compilerOptions, files: ["consumer.ts"] }));
+  const { code, stdout, stderr } = await node(["node_modules/typescript/bin/tsc", "-p", tsconfig]);
+  return `exit code ${code}${stdout}${stderr}`;
+}
+
+Deno.test("tsc type-checks a consumer of every entrypoint under NodeNext resolution, expected errors included", async () => {
+  assert.equal(await typeCheck("nodenext", "nodenext"), "exit code 0");
+});
+
+Deno.test("tsc type-checks a consumer of every entrypoint under Bundler resolution, expected errors included", async () => {
+  assert.equal(await typeCheck("esnext", "bundler"), "exit code 0");
+});
+
+Deno.test("Node.js runs a call through every entrypoint, all registered in one root ToolSet", async () => {
+  const { code, stdout, stderr } = await node(["npm_smoke.mjs"]);
+  assert.equal(code, 0, stderr);
+  assert.deepEqual(JSON.parse(stdout), {
+    root: { text: "contents of a.txt" },
+    dyn: { call: { text: "hi", validated: true }, compileSchema: false },
+    providers: { name: "read_file", strict: true },
+    testing: { call: { text: "contents of b.txt" }, conformance: true },
+    mcp: { call: [{ type: "text", text: "sunny" }], effects: ["external.read"] },
+    mcpHttp: { call: [{ type: "text", text: "no notes" }] },
+    sameClass: { connection: true, instance: true },
+    registered: ["echo", "fake_read", "notes__ask", "read_file", "weather__ask"],
+  });
+});
+
+Deno.test("importing the root entrypoint in Node.js loads ES modules of the core's packages alone: no node:, no MCP SDK", async () => {
+  const log = new URL("load_log.jsonl", consumer);
+  await Deno.remove(log).catch(() => {});
+  const hooks =
+    'data:text/javascript,import { register } from "node:module"; import { pathToFileURL } from "node:url"; register("./load_log.mjs", pathToFileURL("./"));';
+  const { code, stderr } = await node(["--import", hooks, "--input-type=module", "-e", 'import "@salvor/tools";']);
+  assert.equal(code, 0, stderr);
+  const loaded: { url: string; format: string }[] = (await Deno.readTextFile(log)).trim().split("\n").map((line) =>
+    JSON.parse(line)
+  );
+  // Only ES modules: a CommonJS module's own require() calls would pass the hooks unseen.
+  assert.deepEqual([...new Set(loaded.map(({ format }) => format))], ["module"]);
+  const packages = new Set(loaded.map(({ url }) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? url));
+  assert.deepEqual([...packages].sort(), [
+    "@cfworker/json-schema",
+    "@salvor/tools",
+    "@valibot/to-json-schema",
+    "valibot",
+  ]);
+});
