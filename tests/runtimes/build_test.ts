@@ -71,7 +71,7 @@ Deno.test("dist/package.json exports every entrypoint deno.json lists, each an E
   }
 });
 
-Deno.test("dist/package.json depends on the core's npm packages and takes the MCP SDK as an optional peer", async () => {
+Deno.test("dist/package.json depends on the core's npm packages and takes the MCP SDKs as optional peers", async () => {
   const manifest = JSON.parse(await built(new URL("package.json", dist)));
   const pinned = (name: string) => config.imports[name].slice(`npm:${name}@`.length);
   assert.deepEqual(manifest.dependencies, {
@@ -81,8 +81,12 @@ Deno.test("dist/package.json depends on the core's npm packages and takes the MC
   });
   assert.deepEqual(manifest.peerDependencies, {
     "@modelcontextprotocol/sdk": `^${pinned("@modelcontextprotocol/sdk")}`,
+    "@modelcontextprotocol/server": `^${pinned("@modelcontextprotocol/server")}`,
   });
-  assert.deepEqual(manifest.peerDependenciesMeta, { "@modelcontextprotocol/sdk": { optional: true } });
+  assert.deepEqual(manifest.peerDependenciesMeta, {
+    "@modelcontextprotocol/sdk": { optional: true },
+    "@modelcontextprotocol/server": { optional: true },
+  });
 });
 
 Deno.test("each class of the build is declared in one module of dist/, whichever entrypoints reach it", async () => {

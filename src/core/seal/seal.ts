@@ -227,7 +227,12 @@ const DOMAIN = "salvor-record-seal-v1\n";
 const STAMP_FIELDS = new Set(["v", "kid", "nonce", "iat", "exp", "sub", "mac"]);
 const HMAC_SHA256 = { name: "HMAC", hash: "SHA-256" } as const;
 
-const utf8 = new TextEncoder();
+// Made on first use: touching a global at import would be a side effect (Node defines some lazily).
+let encoder: TextEncoder | undefined;
+function utf8Bytes(text: string): Uint8Array<ArrayBuffer> {
+  encoder ??= new TextEncoder();
+  return encoder.encode(text);
+}
 
 interface KeyEntry {
   readonly id: string;
@@ -504,7 +509,7 @@ function refuse(reason: VerifyFailureReason, message: string): VerifyResult {
 
 /** The bytes a MAC covers: the format's domain, then the canonical record with its stamp but no MAC. */
 function signedBytes(record: Record<string, unknown>): Uint8Array<ArrayBuffer> {
-  return utf8.encode(DOMAIN + canonicalJson(record));
+  return utf8Bytes(DOMAIN + canonicalJson(record));
 }
 
 /** The stamp, or what is wrong with it. Reads only the stamp: nothing else is trusted yet. */
@@ -570,7 +575,7 @@ function keyEntry(key: unknown, name: string, signs: boolean): KeyEntry {
   }
   if (typeof secret === "string" || secret instanceof Uint8Array) {
     // A copy, so the caller's buffer can be wiped or reused without changing the key.
-    const bytes = typeof secret === "string" ? utf8.encode(secret) : new Uint8Array(secret);
+    const bytes = typeof secret === "string" ? utf8Bytes(secret) : new Uint8Array(secret);
     if (bytes.length < MIN_SECRET_BYTES) {
       // The secret itself never appears in a message: only its length.
       throw new RangeError(

@@ -15,7 +15,8 @@ import type { ToolSet } from "../../core/dispatch/tool_set.ts";
 
 const VERSION = "s1";
 const IV_BYTES = 12;
-const SALT = new TextEncoder().encode("salvor-mcp-request-state-v1");
+// ASCII, so written without a TextEncoder: nothing global is touched at import.
+const SALT = Uint8Array.from("salvor-mcp-request-state-v1", (char) => char.charCodeAt(0));
 // A state is a record, which the set bounds at 256 KiB of JSON; anything far larger is not ours.
 const MAX_STATE_CHARS = 1024 * 1024;
 

@@ -104,11 +104,11 @@ export interface McpFetchHandler {
 }
 
 /** Default bound on a request body: 1 MiB. */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_BODY_BYTES: number = 1024 * 1024;
 /** Default bound on open 2025-era sessions. */
 export const DEFAULT_MAX_SESSIONS = 256;
 /** Default idle time after which a 2025-era session is closed: 10 minutes. */
-export const DEFAULT_SESSION_IDLE_MS = 10 * 60 * 1000;
+export const DEFAULT_SESSION_IDLE_MS: number = 10 * 60 * 1000;
 
 function jsonRpcError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: "2.0", id: null, error: { code, message } }, { status });
