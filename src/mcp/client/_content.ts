@@ -80,8 +80,8 @@ function cut(part: ContentPart, left: number): ContentPart | undefined {
 /**
  * Converts a result's content blocks into the parts the model is shown,
  * within the budget. The first text that does not fit is cut with a note
- * the model can read; parts after the budget ran out are left out, with one
- * note saying how many.
+ * the model can read; any other part that does not fit is left out, with
+ * one note at the end saying how many were.
  *
  * @returns The parts, and whether anything was cut or left out.
  */
@@ -98,13 +98,13 @@ export function contentParts(
     const part = contentPart(block);
     const needChars = charsOf(part);
     const needBytes = bytesOf(part);
-    if (left === 0 && needChars <= chars && needBytes <= bytes) {
+    if (needChars <= chars && needBytes <= bytes) {
       parts.push(part);
       chars -= needChars;
       bytes -= needBytes;
       continue;
     }
-    const shortened = left === 0 && needBytes <= bytes ? cut(part, chars) : undefined;
+    const shortened = needBytes <= bytes ? cut(part, chars) : undefined;
     if (shortened) {
       parts.push(shortened);
       shortenedAny = true;
