@@ -53,6 +53,12 @@ const DEFAULT_STDERR_LIMIT = 16_384;
  * group, stderr captured); with `url` over Streamable HTTP; with
  * `transport` over an SDK transport the host made.
  *
+ * Under Deno, spawning a server takes `--allow-run --allow-env` (and
+ * `--allow-read` when the command's path must be read); Streamable HTTP
+ * takes `--allow-net`. A server that breaks a limit of
+ * {@linkcode McpConnectionOptions} (`maxMessageBytes`, `maxTools`, ...) is
+ * refused or cut, never allowed to exhaust the host.
+ *
  * @param options The server's name, how to reach it, and how to treat its tools.
  * @returns The connection, with the server's tools ready to register.
  * @throws {McpConnectionError} When the command does not exist, the server

@@ -37,7 +37,10 @@ export interface McpHttpOptions extends McpConnectionOptions {
  * off makes the connection check the endpoint once more; when that gets no
  * HTTP answer at all, the server counts as gone: calls in flight fail as
  * `unavailable` and later calls fail at once. A live server that only
- * dropped a stream keeps the connection.
+ * dropped a stream keeps the connection. No response body and no SSE
+ * event may exceed `maxMessageBytes`: past it the connection ends and its
+ * calls fail as `unavailable`, naming the limit. Under Deno this takes
+ * `--allow-net`.
  *
  * @param options The server's name, where it is, and how to treat its tools.
  * @returns The connection, with the server's tools ready to register.
