@@ -8,6 +8,7 @@ import { compileSchema, type DynTool } from "../../dyn.ts";
 import { connectMcpServer as connectHttp } from "../../mcp_http.ts";
 import { connectMcpServer, McpConnectionError, type McpToolsChange } from "../../mcp.ts";
 import { LineReader } from "../../src/mcp/client/_line_reader.ts";
+import { cappedFetch } from "../../src/mcp/client/_http_cap.ts";
 import { connectFixture, livingChildren, startHttpFixture } from "./_helpers.ts";
 
 const MiB = 1024 * 1024;
@@ -55,6 +56,28 @@ Deno.test("connectMcpServer() refuses a maxMessageBytes that is not a whole numb
     connectHttp({ name: "web", url: "http://127.0.0.1:9/mcp", maxMessageBytes: 0 }),
     (error) => error instanceof RangeError && /maxMessageBytes must be a whole number from 1/.test(error.message),
   );
+});
+
+Deno.test("the HTTP byte cap counts each SSE event apart, whatever its line endings", async () => {
+  const events = (ending: string, lines: number) =>
+    Array.from({ length: lines }, () => `data: ${"x".repeat(94)}${ending}`).join("") + ending;
+  const read = async (body: string) => {
+    let problem: string | undefined;
+    const serve: typeof fetch = () =>
+      Promise.resolve(new Response(body, { headers: { "content-type": "text/event-stream" } }));
+    const response = await cappedFetch(serve, 1_000, (why) => problem = why)("http://127.0.0.1/mcp");
+    const text = await response.text().catch((error) => `error: ${error.message}`);
+    return { problem, text };
+  };
+  for (const ending of ["\n", "\r\n", "\r"]) {
+    // Twenty events of about 100 bytes each: many messages, none too long.
+    const many = await read(events(ending, 1).repeat(20));
+    assert.equal(many.problem, undefined, JSON.stringify(ending));
+    // One event of twenty 100-byte data lines: one message, too long.
+    const one = await read(events(ending, 20));
+    assert.match(one.problem ?? "", /longer than 1000 bytes/, JSON.stringify(ending));
+    assert.match(one.text, /^error: The MCP server sent a message longer than 1000 bytes/);
+  }
 });
 
 // 3. The stdio reader: linear, bounded, and clear about a long line.
@@ -221,7 +244,7 @@ Deno.test("an 8 MB tool description is cut to maxDescriptionChars with a warning
   await using server = await connectFixture("long-description");
   const tools = server.register(new ToolSet());
   const description = tools.get("fixture__verbose")!.descriptor.description;
-  assert.equal(description, `${"d".repeat(4_000)}\n[... ${8 * MiB - 4_000} more characters cut by the host]`);
+  assert.equal(description, `${"d".repeat(4_000)}\n[... 8,384,608 more characters cut by the host]`);
   assert.deepEqual(server.warnings, [{
     tool: "verbose",
     message: `Cut the description of "verbose" from ${8 * MiB} to 4000 characters (the maxDescriptionChars limit)`,

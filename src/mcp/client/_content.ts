@@ -44,6 +44,11 @@ function contentPart(block: ContentBlock): ContentPart {
 
 const count = (n: number) => n.toLocaleString("en-US");
 
+/** The note that ends a text the host cut, for the model to read. */
+export function cutNote(chars: number): string {
+  return `\n[... ${count(chars)} more characters cut by the host]`;
+}
+
 /** The characters a part's text takes: its text, or its metadata for the other kinds. */
 function charsOf(part: ContentPart): number {
   if (part.type === "text") return part.text.length;
@@ -73,8 +78,7 @@ function cut(part: ContentPart, left: number): ContentPart | undefined {
   const room = left - (charsOf(part) - text.length);
   if (room <= 0) return undefined;
   const kept = head(text, room);
-  const note = `\n[... ${count(text.length - kept.length)} more characters cut by the host]`;
-  return { ...part, text: kept + note } as ContentPart;
+  return { ...part, text: kept + cutNote(text.length - kept.length) } as ContentPart;
 }
 
 /**

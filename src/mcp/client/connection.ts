@@ -27,7 +27,7 @@ import { describeTool, type ToolDescriptor } from "../../core/contract/spec.ts";
 import { markChecked } from "../../core/define/_checked.ts";
 import { parserFor } from "../../core/define/_parser.ts";
 import { InvalidSpecError } from "../../core/common/errors.ts";
-import { contentParts, errorText } from "./_content.ts";
+import { contentParts, cutNote, errorText } from "./_content.ts";
 import {
   DEFAULT_MAX_CONTENT_BYTES,
   DEFAULT_MAX_CONTENT_CHARS,
@@ -601,13 +601,12 @@ export class McpServerConnection implements AsyncDisposable {
     if (description === "") return `The "${tool.name}" tool of MCP server "${this.name}".`;
     const limit = this.#maxDescriptionChars;
     if (description.length <= limit) return description;
-    const note = `\n[... ${description.length - limit} more characters cut by the host]`;
     warnings.push({
       tool: tool.name,
       message:
         `Cut the description of "${tool.name}" from ${description.length} to ${limit} characters (the maxDescriptionChars limit)`,
     });
-    return description.slice(0, limit) + note;
+    return description.slice(0, limit) + cutNote(description.length - limit);
   }
 
   /**
