@@ -55,6 +55,7 @@ export {
   type McpToolOverride,
   type McpToolRegistry,
   type McpToolsChange,
+  type McpToolWarning,
   type McpTransport,
   type McpTransportOptions,
   type ServerProcessInfo,

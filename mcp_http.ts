@@ -33,6 +33,7 @@ export {
   type McpToolOverride,
   type McpToolRegistry,
   type McpToolsChange,
+  type McpToolWarning,
   type McpTransport,
   type McpTransportOptions,
   type ServerProcessInfo,

@@ -13,6 +13,7 @@ export class CallControl {
   #controller: AbortController | undefined;
   #callerSignal: AbortSignal | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #deadline = Infinity;
   #stop: Promise<typeof STOPPED> | undefined;
   #resolveStop: ((value: typeof STOPPED) => void) | undefined;
   #onAbort: (() => void) | undefined;
@@ -39,8 +40,18 @@ export class CallControl {
       callerSignal.addEventListener("abort", this.#onAbort, { once: true });
     }
     if (timeoutMs !== undefined) {
+      this.#deadline = performance.now() + timeoutMs;
       this.#timer = setTimeout(() => this.#halt("timeout"), timeoutMs);
     }
+  }
+
+  /**
+   * Whether the call stopped, counting a deadline that passed while
+   * synchronous work (validating a large input) kept the timer from firing.
+   */
+  expired(): boolean {
+    if (!this.stopped && this.#deadline !== Infinity && performance.now() >= this.#deadline) this.#halt("timeout");
+    return this.stopped !== undefined;
   }
 
   /** The handler's signal, made on first use: most handlers never read it. */

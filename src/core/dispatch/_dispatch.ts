@@ -660,6 +660,9 @@ export class Dispatcher {
     idempotencyKey: string | undefined,
     emit: (event: ProgressEvent) => void,
   ): TerminalEvent | Promise<TerminalEvent> {
+    // The tool must not start once the call's time is up: a remote tool would
+    // still send a request whose answer nobody waits for.
+    if (control.expired()) return this.#stopped(job, control, false);
     const invocation = new ValidatedInvocation(INVOCATION_TOKEN, {
       callId: job.callId,
       tool: job.entry.descriptor.name,

@@ -184,11 +184,64 @@ export class ToolSet implements Iterable<DynTool> {
    * ```
    */
   register(...tools: DynTool[]): this {
+    return this.replace([], tools);
+  }
+
+  /**
+   * Removes some tools and adds others in one step, all or none: a runtime
+   * that swaps a group of tools (an MCP server's, when its list changes)
+   * never leaves the set half changed, and never removes a tool that merely
+   * has the same name as one it added. Tools to remove are matched by
+   * identity; their names are free for the tools added.
+   *
+   * @param removed Tools to remove: each must be the very tool registered under its name.
+   * @param added Tools to add, checked as {@linkcode ToolSet.register} checks them.
+   * @returns This set, for chaining.
+   * @throws {RegistryError} When a tool to remove is not held by this set,
+   * or a name to add is taken (within the batch or by a tool that stays);
+   * nothing changes.
+   * @throws {InvalidSpecError} On a bad spec or schema among the added tools; nothing changes.
+   *
+   * @example Swap a tool for its new version
+   * ```ts
+   * import { defineJsonTool, RegistryError, ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * const make = (description: string) =>
+   *   defineJsonTool({ name: "lookup", description, inputSchema: { type: "object" }, effects: [], run: () => ({}) });
+   * const old = make("Looks up a word.");
+   * const next = make("Looks up a word or a phrase.");
+   * const tools = new ToolSet().register(old);
+   * tools.replace([old], [next]);
+   * assert.equal(tools.get("lookup"), next);
+   * // The old tool is gone by identity: another tool of its name is not removed in its place.
+   * assert.throws(() => tools.replace([old], []), RegistryError);
+   * assert.equal(tools.get("lookup"), next);
+   * ```
+   */
+  replace(removed: readonly DynTool[], added: readonly DynTool[]): this {
+    const freed = new Set<string>();
+    for (const tool of removed) {
+      const name = isRecord(tool) && isRecord(tool.descriptor) ? tool.descriptor.name : undefined;
+      if (typeof name !== "string") {
+        throw new RegistryError("Cannot remove the tool as it is not a DynTool: current value has no descriptor name");
+      }
+      const held = this.#entries.get(name)?.tool;
+      if (held !== tool || freed.has(name)) {
+        const what = freed.has(name)
+          ? "it is listed twice"
+          : held === undefined
+          ? "no tool of that name is registered"
+          : "another tool of that name is registered";
+        throw new RegistryError(`Cannot remove "${name}" as this set does not hold that tool: ${what}`);
+      }
+      freed.add(name);
+    }
     const batch = new Map<string, Entry>();
-    for (const tool of tools) {
+    for (const tool of added) {
       const entry = this.#check(tool);
       const name = entry.descriptor.name;
-      const existing = this.#entries.get(name) ?? batch.get(name);
+      const existing = (freed.has(name) ? undefined : this.#entries.get(name)) ?? batch.get(name);
       if (existing) {
         const what = existing.descriptor.version === entry.descriptor.version
           ? "a tool of that name is already registered"
@@ -197,11 +250,12 @@ export class ToolSet implements Iterable<DynTool> {
       }
       batch.set(name, entry);
     }
+    for (const name of freed) this.#entries.delete(name);
     for (const [name, entry] of batch) {
       this.#entries.set(name, entry);
       markChecked(entry.tool);
     }
-    if (batch.size > 0) this.#changed();
+    if (freed.size > 0 || batch.size > 0) this.#changed();
     return this;
   }
 

@@ -78,7 +78,7 @@ export function deriveJsonSchema(schema: ValibotSchema): DerivedSchema {
     errorMode: "throw",
     overrideSchema(context) {
       if (!context.errors) return undefined;
-      refusals.push(...context.errors);
+      for (const error of context.errors) refusals.push(error);
       return context.jsonSchema;
     },
     overrideAction(context) {

@@ -2,15 +2,17 @@
 // and Bun (through node:child_process). Compared with the SDK's own: the
 // server runs in its own process group so a wrapper such as `npx` takes its
 // children with it; stderr is kept (bounded) instead of mixed into the
-// host's output; a line that is not JSON-RPC is reported and skipped; and
-// close() ends stdin, then signals the group after a short grace period
-// rather than waiting seconds.
+// host's output; a line that is not JSON-RPC is reported and skipped; a
+// line over the message limit ends the connection, saying so; and close()
+// ends stdin, then signals the group after a short grace period rather than
+// waiting seconds.
 
 import { type ChildProcess, spawn } from "node:child_process";
 import process from "node:process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { LineReader } from "./_line_reader.ts";
 
 /** How to start a stdio MCP server. */
 export interface StdioServerParameters {
@@ -22,21 +24,53 @@ export interface StdioServerParameters {
   readonly closeGraceMs: number;
   /** The most stderr kept, in characters (the tail is kept). */
   readonly stderrLimit: number;
-  /** The longest line accepted on stdout, in characters. */
-  readonly maxLineLength: number;
+  /** The longest line accepted on stdout, in bytes. */
+  readonly maxMessageBytes: number;
 }
 
-// The environment a server gets unless the host passes its own, as the
-// SDK does: enough to find binaries and a home, no secrets by default.
 const EXIT_DRAIN_MS = 200;
 
-const INHERITED_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", "LANG"];
+// The environment a server gets beneath the host's own `env`: enough to find
+// binaries, a home, its package caches, the network's proxies and
+// certificates, and Windows' system folders; no credentials by default.
+const INHERITED_ENV = [
+  "HOME",
+  "LOGNAME",
+  "PATH",
+  "SHELL",
+  "TERM",
+  "USER",
+  "TMPDIR",
+  "LANG",
+  "DENO_DIR",
+  "DENO_CERT",
+  "NODE_EXTRA_CA_CERTS",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+  "SystemRoot",
+  "APPDATA",
+  "LOCALAPPDATA",
+  "USERPROFILE",
+  "TEMP",
+  "TMP",
+];
+const INHERITED_PREFIXES = ["NPM_CONFIG_", "npm_config_", "XDG_"];
+
+function inherited(key: string): boolean {
+  return INHERITED_ENV.includes(key) || INHERITED_PREFIXES.some((prefix) => key.startsWith(prefix));
+}
 
 function defaultEnv(): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const key of INHERITED_ENV) {
-    const value = process.env[key];
-    if (value !== undefined && !value.startsWith("()")) env[key] = value;
+  for (const [key, value] of Object.entries(process.env)) {
+    // A value starting with "()" is an exported shell function, which a child must not run.
+    if (value !== undefined && inherited(key) && !value.startsWith("()")) env[key] = value;
   }
   return env;
 }
@@ -50,18 +84,30 @@ export class StdioTransport implements Transport {
   #child: ChildProcess | undefined;
   #delivered: Promise<void> = Promise.resolve();
   #exited: Promise<void> | undefined;
-  #stdout = "";
+  #stdout: LineReader;
   #stderr = "";
-  #decoder = new TextDecoder();
   #errDecoder = new TextDecoder();
   #closed = false;
-  /** How the process ended, once it has: "exited with code 1", "was killed by SIGKILL". */
-  exit: string | undefined;
+  #fault: string | undefined;
+  #exit: string | undefined;
   /** Why it could not start, when it could not. */
   spawnError: (Error & { code?: string }) | undefined;
 
   constructor(params: StdioServerParameters) {
     this.#params = params;
+    this.#stdout = new LineReader(params.maxMessageBytes, (line) => this.#line(line), () => {
+      this.#fault = `sent a line longer than ${params.maxMessageBytes} bytes (the maxMessageBytes limit)`;
+      this.onerror?.(new Error(`The MCP server ${this.#fault}`));
+      void this.close();
+    });
+  }
+
+  /**
+   * How the server broke off, once it has: "exited with code 1", "was killed
+   * by SIGKILL", or what it sent that ended the connection.
+   */
+  get exit(): string | undefined {
+    return this.#fault ?? this.#exit;
   }
 
   /** The tail of what the server wrote to stderr. */
@@ -102,7 +148,7 @@ export class StdioTransport implements Transport {
           done();
         };
         child.once("exit", (code, signal) => {
-          this.exit ??= signal ? `was killed by ${signal}` : `exited with code ${code}`;
+          this.#exit ??= signal ? `was killed by ${signal}` : `exited with code ${code}`;
           // "close" waits for stdout to drain, which a leftover grandchild
           // holding the pipe can delay for ever: a crash is reported soon anyway.
           drain = setTimeout(end, EXIT_DRAIN_MS);
@@ -116,26 +162,12 @@ export class StdioTransport implements Transport {
       });
       child.once("spawn", () => resolve());
       child.stdin?.on("error", (error) => this.onerror?.(error));
-      child.stdout?.on("data", (chunk: Uint8Array) => this.#read(this.#decoder.decode(chunk, { stream: true })));
+      child.stdout?.on("data", (chunk: Uint8Array) => this.#stdout.push(chunk));
       child.stderr?.on("data", (chunk: Uint8Array) => {
         const text = this.#stderr + this.#errDecoder.decode(chunk, { stream: true });
         this.#stderr = text.length > this.#params.stderrLimit ? text.slice(-this.#params.stderrLimit) : text;
       });
     });
-  }
-
-  #read(text: string): void {
-    this.#stdout += text;
-    let newline: number;
-    while ((newline = this.#stdout.indexOf("\n")) !== -1) {
-      const line = this.#stdout.slice(0, newline).replace(/\r$/, "");
-      this.#stdout = this.#stdout.slice(newline + 1);
-      if (line.trim() !== "") this.#line(line);
-    }
-    if (this.#stdout.length > this.#params.maxLineLength) {
-      this.#stdout = "";
-      this.onerror?.(new Error(`Dropped a line of more than ${this.#params.maxLineLength} characters from stdout`));
-    }
   }
 
   #line(line: string): void {
@@ -194,7 +226,7 @@ export class StdioTransport implements Transport {
         new Promise<boolean>((resolve) => timer = setTimeout(() => resolve(false), ms)),
       ]).finally(() => clearTimeout(timer));
     };
-    if (this.exit === undefined) {
+    if (this.#exit === undefined) {
       try {
         child.stdin?.end();
       } catch {

@@ -13,6 +13,7 @@ import {
   openMcpConnection,
 } from "./connection.ts";
 import { StdioTransport } from "./_stdio_transport.ts";
+import { DEFAULT_MAX_MESSAGE_BYTES, wholeOption } from "./_limits.ts";
 
 /** Options for a server the host spawns and talks to over stdin and stdout. */
 export interface McpStdioOptions extends McpConnectionOptions {
@@ -21,8 +22,15 @@ export interface McpStdioOptions extends McpConnectionOptions {
   /** Its arguments. */
   readonly args?: readonly string[];
   /**
-   * Its environment, added to a small safe base (HOME, PATH, USER, ...);
-   * the host's other variables are not passed on.
+   * Its environment, merged over what it inherits from the host. It
+   * inherits only what a server needs to run, never the host's other
+   * variables (which may hold credentials): `HOME`, `LOGNAME`, `PATH`,
+   * `SHELL`, `TERM`, `USER`, `TMPDIR`, `LANG`; its package caches
+   * (`DENO_DIR`, every `NPM_CONFIG_*` and `npm_config_*`, every `XDG_*`);
+   * the network's proxies and certificates (`HTTP_PROXY`, `HTTPS_PROXY`,
+   * `NO_PROXY` in either case, `NODE_EXTRA_CA_CERTS`, `SSL_CERT_FILE`,
+   * `SSL_CERT_DIR`, `DENO_CERT`); and on Windows `SystemRoot`, `APPDATA`,
+   * `LOCALAPPDATA`, `USERPROFILE`, `TEMP` and `TMP`.
    */
   readonly env?: Readonly<Record<string, string>>;
   /** Its working directory. */
@@ -38,25 +46,18 @@ export type McpServerOptions = McpStdioOptions | McpHttpOptions | McpTransportOp
 
 const DEFAULT_CLOSE_GRACE_MS = 500;
 const DEFAULT_STDERR_LIMIT = 16_384;
-const MAX_LINE_LENGTH = 64 * 1024 * 1024;
-
-function count(value: number | undefined, fallback: number, what: string, server: string): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > 2 ** 31 - 1) {
-    throw new RangeError(
-      `Cannot connect to MCP server "${server}" as ${what} must be a whole number from 0 to ${
-        2 ** 31 - 1
-      }: current value is ${JSON.stringify(value)}`,
-    );
-  }
-  return value;
-}
 
 /**
  * Connects to an MCP server and lists every tool it has. With `command`
  * the server is spawned and spoken to over stdio (in its own process
  * group, stderr captured); with `url` over Streamable HTTP; with
  * `transport` over an SDK transport the host made.
+ *
+ * Under Deno, spawning a server takes `--allow-run --allow-env` (and
+ * `--allow-read` when the command's path must be read); Streamable HTTP
+ * takes `--allow-net`. A server that breaks a limit of
+ * {@linkcode McpConnectionOptions} (`maxMessageBytes`, `maxTools`, ...) is
+ * refused or cut, never allowed to exhaust the host.
  *
  * @param options The server's name, how to reach it, and how to treat its tools.
  * @returns The connection, with the server's tools ready to register.
@@ -110,9 +111,9 @@ export function connectMcpServer(options: McpServerOptions): Promise<McpServerCo
       args,
       env,
       cwd,
-      closeGraceMs: count(options.closeGraceMs, DEFAULT_CLOSE_GRACE_MS, "closeGraceMs", name),
-      stderrLimit: count(options.stderrLimit, DEFAULT_STDERR_LIMIT, "stderrLimit", name),
-      maxLineLength: MAX_LINE_LENGTH,
+      closeGraceMs: wholeOption(options.closeGraceMs, DEFAULT_CLOSE_GRACE_MS, "closeGraceMs", name, 0),
+      stderrLimit: wholeOption(options.stderrLimit, DEFAULT_STDERR_LIMIT, "stderrLimit", name, 0),
+      maxMessageBytes: wholeOption(options.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES, "maxMessageBytes", name),
     });
   } catch (error) {
     return Promise.reject(error);

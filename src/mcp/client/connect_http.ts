@@ -9,6 +9,8 @@
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
 import { watchedFetch } from "./_http_watch.ts";
+import { cappedFetch } from "./_http_cap.ts";
+import { DEFAULT_MAX_MESSAGE_BYTES, wholeOption } from "./_limits.ts";
 import {
   type McpConnectionOptions,
   type McpServerConnection,
@@ -35,7 +37,10 @@ export interface McpHttpOptions extends McpConnectionOptions {
  * off makes the connection check the endpoint once more; when that gets no
  * HTTP answer at all, the server counts as gone: calls in flight fail as
  * `unavailable` and later calls fail at once. A live server that only
- * dropped a stream keeps the connection.
+ * dropped a stream keeps the connection. No response body and no SSE
+ * event may exceed `maxMessageBytes`: past it the connection ends and its
+ * calls fail as `unavailable`, naming the limit. Under Deno this takes
+ * `--allow-net`.
  *
  * @param options The server's name, where it is, and how to treat its tools.
  * @returns The connection, with the server's tools ready to register.
@@ -70,6 +75,12 @@ export function connectMcpServer(options: McpHttpOptions | McpTransportOptions):
   }
   const { url, headers, fetch } = options as McpHttpOptions;
   let endpoint: URL;
+  let maxMessageBytes: number;
+  try {
+    maxMessageBytes = wholeOption(options.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES, "maxMessageBytes", options.name);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   try {
     endpoint = new URL(url);
   } catch {
@@ -81,15 +92,17 @@ export function connectMcpServer(options: McpHttpOptions | McpTransportOptions):
       ),
     );
   }
-  // The SDK's transport never closes on its own when the server dies, so the
-  // watch closes it: pending calls then fail as unavailable, and later ones at once.
+  // The SDK's transport never closes on its own when the server dies or
+  // floods it, so the watch and the cap close it: pending calls then fail as
+  // unavailable, and later ones at once.
   let gone: string | undefined;
+  const end = (problem: string) => {
+    gone ??= problem;
+    void transport.close();
+  };
   const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(endpoint, {
     ...(headers ? { requestInit: { headers: { ...headers } } } : {}),
-    fetch: watchedFetch(endpoint, () => fetch ?? globalThis.fetch, (problem) => {
-      gone = problem;
-      void transport.close();
-    }),
+    fetch: cappedFetch(watchedFetch(endpoint, () => fetch ?? globalThis.fetch, end), maxMessageBytes, end),
   });
   return openMcpConnection(transport, options, {
     startProblem: () => undefined,

@@ -13,10 +13,11 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
 import {
   CallToolResultSchema,
   ErrorCode,
-  ListToolsResultSchema,
   McpError,
+  PaginatedResultSchema,
   type Tool,
   ToolListChangedNotificationSchema,
+  ToolSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { DynTool, ToolContext, ValidatedInvocation } from "../../core/contract/dyn.ts";
 import type { ExecutionEvent } from "../../core/contract/events.ts";
@@ -25,7 +26,16 @@ import { compileSchema } from "../../core/schema/schema.ts";
 import { describeTool, type ToolDescriptor } from "../../core/contract/spec.ts";
 import { markChecked } from "../../core/define/_checked.ts";
 import { parserFor } from "../../core/define/_parser.ts";
-import { contentPart, errorText } from "./_content.ts";
+import { InvalidSpecError } from "../../core/common/errors.ts";
+import { contentParts, cutNote, errorText } from "./_content.ts";
+import {
+  DEFAULT_MAX_CONTENT_BYTES,
+  DEFAULT_MAX_CONTENT_CHARS,
+  DEFAULT_MAX_DESCRIPTION_CHARS,
+  DEFAULT_MAX_TOOLS,
+  MAX_OPTION,
+  wholeOption,
+} from "./_limits.ts";
 import { type McpToolAnnotations, type McpToolEffects, mcpToolEffects } from "./effects.ts";
 import { readMcpFailureMeta, readMcpToolContract } from "../../providers/mcp.ts";
 import { mcpToolName } from "./names.ts";
@@ -37,7 +47,20 @@ export interface McpToolOverride extends McpToolEffects {
   readonly timeoutMs?: number;
 }
 
-/** What changed in a server's tool list, by registered name. */
+/** Something about one of a server's tools the host should know: it was cut or left out. */
+export interface McpToolWarning {
+  /** The tool's own name on the server. */
+  readonly tool: string;
+  /** What was done to it, and why. */
+  readonly message: string;
+}
+
+/**
+ * What changed in a server's tool list, by registered name. A change is
+ * applied to every tool set the connection registered into, or to none:
+ * with an `error`, every set is left as it was and the lists say what the
+ * server's new list would have changed.
+ */
 export interface McpToolsChange {
   /** Tools the server added. */
   readonly added: readonly string[];
@@ -45,8 +68,10 @@ export interface McpToolsChange {
   readonly removed: readonly string[];
   /** Tools whose description, schemas or annotations changed. */
   readonly changed: readonly string[];
-  /** Why the change could not be applied to a tool set or read at all, if it could not. */
+  /** Why the change could not be read or applied, if it could not; nothing was applied then. */
   readonly error?: Error;
+  /** What was cut or left out of the new list (see {@linkcode McpServerConnection.warnings}); absent when nothing was. */
+  readonly warnings?: readonly McpToolWarning[];
 }
 
 /** Options every MCP connection takes, whatever its transport. */
@@ -63,6 +88,43 @@ export interface McpConnectionOptions {
   readonly connectTimeoutMs?: number;
   /** The most `tools/list` pages read before giving up. Default 100. */
   readonly maxPages?: number;
+  /**
+   * The most tools the server may list. A longer list is refused: connecting
+   * fails with an {@linkcode McpConnectionError} naming the limit, and a
+   * refresh reports it as its `error` and changes nothing. Default 1 000.
+   */
+  readonly maxTools?: number;
+  /**
+   * The longest message read from the server, in bytes: a stdio line, an
+   * HTTP response body, or one event of an SSE stream. A longer one ends the
+   * connection, since what follows cannot be trusted to be framed: calls in
+   * flight fail as `unavailable` with a message naming this limit, and so
+   * does connecting. Applies to the stdio and HTTP transports; a transport
+   * the host made bounds its own messages. Default 64 MiB (67 108 864).
+   */
+  readonly maxMessageBytes?: number;
+  /**
+   * The most characters of a tool result the model is shown: text, resource
+   * text and the parts' uris, names, mime types and descriptions, across
+   * all parts. The first text past it is cut with a note the model reads
+   * (`[... 49,900,000 more characters cut by the host]`), later parts are
+   * left out with a note; the whole result stays in `result.details.content`
+   * for the host. An error result's text is cut to it too. Default 100 000.
+   */
+  readonly maxContentChars?: number;
+  /**
+   * The most bytes of base64 image, audio and blob data of a tool result
+   * the model is shown, across all parts; a part that does not fit is left
+   * out with a note, and stays in `result.details.content`. Default 5 MiB
+   * (5 242 880).
+   */
+  readonly maxContentBytes?: number;
+  /**
+   * The longest tool description the model is shown, in characters; a
+   * longer one is cut with a note and a warning (see
+   * {@linkcode McpServerConnection.warnings}). Default 4 000.
+   */
+  readonly maxDescriptionChars?: number;
   /** How this client names itself to the server. */
   readonly clientInfo?: { readonly name: string; readonly version: string };
   /** Receives each change of the server's tool list, after it is applied. */
@@ -85,10 +147,13 @@ export interface McpTool extends DynTool {
 export interface McpToolRegistry {
   /** Adds tools, all or none; throws on a name that is taken. */
   register(...tools: DynTool[]): unknown;
-  /** Removes a tool by name. */
-  unregister(name: string): unknown;
-  /** Tells whether a name is taken. */
-  has(name: string): boolean;
+  /**
+   * Removes tools (by identity) and adds others, all or none; throws when a
+   * tool to remove is not held or a name to add is taken.
+   */
+  replace(removed: readonly DynTool[], added: readonly DynTool[]): unknown;
+  /** Looks a tool up by name. */
+  get(name: string): DynTool | undefined;
 }
 
 /** Why connecting to an MCP server failed; the message names the server. */
@@ -130,7 +195,7 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_PAGES = 100;
 // The SDK's own request timer must never fire before the ToolSet's, which
 // tells a timeout from a cancellation: the largest delay a timer accepts.
-const NO_SDK_TIMEOUT = 2 ** 31 - 1;
+const NO_SDK_TIMEOUT = MAX_OPTION;
 const SESSION_END_MS = 1_000;
 
 interface Built {
@@ -138,20 +203,25 @@ interface Built {
   readonly fingerprint: string;
 }
 
-function positive(value: number | undefined, fallback: number, what: string, server: string): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > NO_SDK_TIMEOUT) {
-    throw new RangeError(
-      `Cannot connect to MCP server "${server}" as ${what} must be a whole number from 1 to ${NO_SDK_TIMEOUT}: current value is ${
-        JSON.stringify(value)
-      }`,
-    );
-  }
-  return value;
+/** A server's listed tools, and the entries left out as malformed. */
+interface Listed {
+  readonly tools: readonly Tool[];
+  readonly warnings: readonly McpToolWarning[];
+}
+
+/** A server's tools by registered name, and what was cut or left out of them. */
+interface BuiltList {
+  readonly tools: Map<string, Built>;
+  readonly warnings: readonly McpToolWarning[];
 }
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Whether the SDK refused a message's shape: it throws its schema library's error. */
+function isSchemaError(error: unknown): boolean {
+  return error instanceof Error && error.name === "ZodError";
 }
 
 class McpServerTool implements McpTool {
@@ -226,8 +296,12 @@ export class McpServerConnection implements AsyncDisposable {
   readonly #process: ServerProcessInfo | undefined;
   readonly #callTimeoutMs: number;
   readonly #maxPages: number;
+  readonly #maxTools: number;
+  readonly #maxDescriptionChars: number;
+  readonly #budget: { readonly chars: number; readonly bytes: number };
   readonly #registries = new Set<McpToolRegistry>();
   #tools = new Map<string, Built>();
+  #warnings: readonly McpToolWarning[] = [];
   #lost: string | undefined;
   #closing: Promise<void> | undefined;
   #refreshing: Promise<McpToolsChange> | undefined;
@@ -258,13 +332,34 @@ export class McpServerConnection implements AsyncDisposable {
     this.#transport = transport;
     this.#options = options;
     this.#process = process;
-    this.#callTimeoutMs = positive(options.callTimeoutMs, DEFAULT_CALL_TIMEOUT_MS, "callTimeoutMs", options.name);
-    this.#maxPages = positive(options.maxPages, DEFAULT_MAX_PAGES, "maxPages", options.name);
+    this.#callTimeoutMs = wholeOption(options.callTimeoutMs, DEFAULT_CALL_TIMEOUT_MS, "callTimeoutMs", options.name);
+    this.#maxPages = wholeOption(options.maxPages, DEFAULT_MAX_PAGES, "maxPages", options.name);
+    this.#maxTools = wholeOption(options.maxTools, DEFAULT_MAX_TOOLS, "maxTools", options.name);
+    this.#maxDescriptionChars = wholeOption(
+      options.maxDescriptionChars,
+      DEFAULT_MAX_DESCRIPTION_CHARS,
+      "maxDescriptionChars",
+      options.name,
+    );
+    this.#budget = {
+      chars: wholeOption(options.maxContentChars, DEFAULT_MAX_CONTENT_CHARS, "maxContentChars", options.name),
+      bytes: wholeOption(options.maxContentBytes, DEFAULT_MAX_CONTENT_BYTES, "maxContentBytes", options.name),
+    };
   }
 
   /** The server's tools, in the server's order. */
   get tools(): readonly McpTool[] {
     return [...this.#tools.values()].map((built) => built.tool);
+  }
+
+  /**
+   * What was cut or left out of the server's current tool list: a
+   * description longer than `maxDescriptionChars` (cut), a tool whose spec
+   * or schema cannot be used (left out, the rest of the server still works).
+   * Replaced on every refresh.
+   */
+  get warnings(): readonly McpToolWarning[] {
+    return this.#warnings;
   }
 
   /** The server's name and version, as it introduced itself. */
@@ -295,7 +390,7 @@ export class McpServerConnection implements AsyncDisposable {
    * Registers every tool of the server into a tool set, all or none, and
    * keeps that set in step when the server's tool list changes.
    *
-   * @param registry The tool set (a `ToolSet`, or anything with its register, unregister and has).
+   * @param registry The tool set (a `ToolSet`, or anything with its register, replace and get).
    * @returns The same tool set, for chaining.
    * @throws {RegistryError} When a name is already taken in the set; nothing is added.
    *
@@ -324,9 +419,13 @@ export class McpServerConnection implements AsyncDisposable {
   /**
    * Reads the server's tool list again, applies the change to every tool
    * set the tools were registered into, and reports it. Runs on its own
-   * when the server sends `notifications/tools/list_changed`.
+   * when the server sends `notifications/tools/list_changed`. Only tools
+   * this connection registered are ever removed or replaced, by identity;
+   * the change is applied to every set or to none, so a new tool whose
+   * name a set already uses for another tool leaves every set as it was
+   * and is reported as the change's `error`.
    *
-   * @returns What changed, with an `error` when it could not be applied in full.
+   * @returns What changed, with an `error` when it could not be read or applied (then nothing changed).
    *
    * @example A server with an unchanged list reports nothing
    * ```ts
@@ -367,7 +466,7 @@ export class McpServerConnection implements AsyncDisposable {
   }
 
   async #refreshOnce(): Promise<McpToolsChange> {
-    let next: Map<string, Built>;
+    let next: BuiltList;
     try {
       next = this.#build(await this.#listAll({ timeout: this.#callTimeoutMs }));
     } catch (error) {
@@ -377,28 +476,53 @@ export class McpServerConnection implements AsyncDisposable {
     const added: string[] = [];
     const removed: string[] = [];
     const changed: string[] = [];
-    for (const [name, built] of next) {
+    // An unchanged tool keeps its identity: it is the one the tool sets hold.
+    const tools = new Map<string, Built>();
+    for (const [name, built] of next.tools) {
       const old = previous.get(name);
       if (!old) added.push(name);
       else if (old.fingerprint !== built.fingerprint) changed.push(name);
+      tools.set(name, old && old.fingerprint === built.fingerprint ? old : built);
     }
-    for (const name of previous.keys()) if (!next.has(name)) removed.push(name);
-    let failure: Error | undefined;
-    for (const registry of this.#registries) {
-      try {
-        for (const name of [...removed, ...changed]) if (registry.has(name)) registry.unregister(name);
-        registry.register(...[...added, ...changed].map((name) => next.get(name)!.tool));
-      } catch (error) {
-        failure ??= error instanceof Error ? error : new Error(String(error));
+    for (const name of previous.keys()) if (!next.tools.has(name)) removed.push(name);
+    const warnings = next.warnings.length === 0 ? {} : { warnings: next.warnings };
+    const outgoing = [...removed, ...changed].map((name) => previous.get(name)!.tool);
+    const incoming = [...added, ...changed].map((name) => tools.get(name)!.tool);
+    const applied: [McpToolRegistry, McpServerTool[]][] = [];
+    try {
+      for (const registry of this.#registries) {
+        // Only what this connection registered and the set still holds goes: never a tool of the host's.
+        const held = outgoing.filter((tool) => registry.get(tool.descriptor.name) === tool);
+        registry.replace(held, incoming);
+        applied.push([registry, held]);
       }
+    } catch (error) {
+      for (const [registry, held] of applied.reverse()) registry.replace(incoming, held);
+      return {
+        added,
+        removed,
+        changed,
+        error: new McpConnectionError(
+          this.name,
+          `Cannot apply the new tool list of MCP server "${this.name}" as ${describe(error)}; no tool set changed`,
+          { cause: error },
+        ),
+        ...warnings,
+      };
     }
-    this.#tools = next;
-    return { added, removed, changed, ...(failure ? { error: failure } : {}) };
+    this.#tools = tools;
+    this.#warnings = next.warnings;
+    return { added, removed, changed, ...warnings };
   }
 
-  /** Lists every page of tools, guarding against a repeated cursor and endless paging. */
-  async #listAll(options: { timeout: number; signal?: AbortSignal }): Promise<Tool[]> {
+  /**
+   * Lists every page of tools, guarding against a repeated cursor, endless
+   * paging and too many tools. Each tool is read on its own, so one
+   * malformed tool is left out (with a warning) rather than the whole page.
+   */
+  async #listAll(options: { timeout: number; signal?: AbortSignal }): Promise<Listed> {
     const tools: Tool[] = [];
+    const warnings: McpToolWarning[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
     for (let page = 1;; page++) {
@@ -408,14 +532,58 @@ export class McpServerConnection implements AsyncDisposable {
           `Cannot list the tools of MCP server "${this.name}" as it sent more than ${this.#maxPages} pages`,
         );
       }
-      const result = await this.#client.request(
-        { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
-        ListToolsResultSchema,
-        options,
-      );
-      tools.push(...result.tools);
+      let result;
+      try {
+        result = await this.#client.request(
+          { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+          PaginatedResultSchema,
+          options,
+        );
+      } catch (error) {
+        if (!isSchemaError(error)) throw error;
+        throw new McpConnectionError(
+          this.name,
+          `Cannot list the tools of MCP server "${this.name}" as its tools/list answer is malformed: ${
+            describe(error).slice(0, 500)
+          }`,
+          { cause: error },
+        );
+      }
+      const entries: unknown = result.tools;
+      if (!Array.isArray(entries)) {
+        throw new McpConnectionError(
+          this.name,
+          `Cannot list the tools of MCP server "${this.name}" as its tools/list answer is malformed: its tools are not a list: current value is ${
+            entries === null ? "null" : typeof entries
+          }`,
+        );
+      }
+      if (tools.length + entries.length > this.#maxTools) {
+        throw new McpConnectionError(
+          this.name,
+          `Cannot list the tools of MCP server "${this.name}" as it lists more than ${this.#maxTools} tools (the maxTools limit): current count is at least ${
+            tools.length + entries.length
+          }`,
+        );
+      }
+      // One at a time: spreading a server's page into push() overflows the stack on a long one.
+      for (const listed of entries) {
+        const parsed = ToolSchema.safeParse(listed);
+        if (parsed.success) {
+          tools.push(parsed.data);
+          continue;
+        }
+        const name = (listed as { name?: unknown } | null)?.name;
+        const shown = typeof name === "string" ? name.slice(0, 200) : "";
+        warnings.push({
+          tool: shown,
+          message: `Left out ${shown === "" ? "a tool" : `"${shown}"`} as its tools/list entry is malformed: ${
+            describe(parsed.error).slice(0, 500)
+          }`,
+        });
+      }
       cursor = result.nextCursor;
-      if (cursor === undefined) return tools;
+      if (cursor === undefined) return { tools, warnings };
       if (seen.has(cursor)) {
         throw new McpConnectionError(
           this.name,
@@ -428,11 +596,35 @@ export class McpServerConnection implements AsyncDisposable {
     }
   }
 
-  /** Turns listed tools into DynTools by registered name; refuses two tools that get the same name. */
-  #build(tools: readonly Tool[]): Map<string, Built> {
+  /** The description the model is shown: the server's, cut to the limit, or one made up when it gave none. */
+  #description(tool: Tool, warnings: McpToolWarning[]): string {
+    const description = typeof tool.description === "string" ? tool.description.trim() : "";
+    if (description === "") return `The "${tool.name}" tool of MCP server "${this.name}".`;
+    const limit = this.#maxDescriptionChars;
+    if (description.length <= limit) return description;
+    warnings.push({
+      tool: tool.name,
+      message:
+        `Cut the description of "${tool.name}" from ${description.length} to ${limit} characters (the maxDescriptionChars limit)`,
+    });
+    return description.slice(0, limit) + cutNote(description.length - limit);
+  }
+
+  /**
+   * Turns listed tools into DynTools by registered name; refuses two tools
+   * that get the same name, and leaves out, with a warning, a tool whose
+   * spec or schema cannot be used.
+   */
+  #build({ tools, warnings: listWarnings }: Listed): BuiltList {
     const built = new Map<string, Built>();
+    const warnings = [...listWarnings];
     const owners = new Map<string, string>();
+    const overrides = this.#options.tools;
     for (const tool of tools) {
+      if (tool.name === "") {
+        warnings.push({ tool: tool.name, message: "Left out a tool with an empty name" });
+        continue;
+      }
       const name = mcpToolName(this.name, tool.name);
       const owner = owners.get(name);
       if (owner !== undefined) {
@@ -442,38 +634,48 @@ export class McpServerConnection implements AsyncDisposable {
         );
       }
       owners.set(name, tool.name);
-      const override = this.#options.tools?.[tool.name];
+      // Own properties only: a tool named "constructor" must not find Object's.
+      const override = overrides !== undefined && Object.hasOwn(overrides, tool.name)
+        ? overrides[tool.name]
+        : undefined;
       const declared = readMcpToolContract(tool._meta);
       const { effects, semantics } = mcpToolEffects(tool.annotations, {
         trusted: this.#options.trusted,
         override,
         ...(declared === undefined ? {} : { declared }),
       });
-      const spec = {
-        name,
-        ...(tool.title === undefined ? {} : { title: tool.title }),
-        description: tool.description?.trim() || `The "${tool.name}" tool of MCP server "${this.name}".`,
-        inputSchema: tool.inputSchema,
-        ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
-        effects,
-        ...(semantics === undefined ? {} : { semantics }),
-        timeoutMs: override?.timeoutMs ?? this.#callTimeoutMs,
-      };
       let descriptor: ToolDescriptor;
       let dyn: McpServerTool;
       try {
+        const spec = {
+          name,
+          ...(tool.title === undefined ? {} : { title: tool.title }),
+          description: this.#description(tool, warnings),
+          inputSchema: tool.inputSchema,
+          ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
+          effects,
+          ...(semantics === undefined ? {} : { semantics }),
+          timeoutMs: override?.timeoutMs ?? this.#callTimeoutMs,
+        };
         descriptor = describeTool(spec);
         dyn = new McpServerTool(this, this.#callTool, descriptor, tool);
       } catch (error) {
-        throw new McpConnectionError(
-          this.name,
-          `Cannot register the tool "${tool.name}" of MCP server "${this.name}": ${describe(error)}`,
-          { cause: error },
-        );
+        if (!(error instanceof InvalidSpecError)) {
+          throw new McpConnectionError(
+            this.name,
+            `Cannot register the tool "${tool.name}" of MCP server "${this.name}": ${describe(error)}`,
+            { cause: error },
+          );
+        }
+        warnings.push({
+          tool: tool.name,
+          message: `Left out "${tool.name}" as its spec cannot be used: ${describe(error).slice(0, 500)}`,
+        });
+        continue;
       }
       built.set(name, { tool: dyn, fingerprint: JSON.stringify([descriptor, tool.annotations ?? null]) });
     }
-    return built;
+    return { tools: built, warnings };
   }
 
   #unavailable(tool: McpServerTool, started: boolean): ToolFailure {
@@ -494,6 +696,8 @@ export class McpServerConnection implements AsyncDisposable {
   readonly #callTool: CallTool = async (tool, input, ctx) => {
     if (this.#lost !== undefined) return { type: "failed", failure: this.#unavailable(tool, false) };
     const { signal } = ctx;
+    // A call stopped before it was sent is never sent.
+    if (signal.aborted) return { type: "failed", failure: this.#callFailure(tool, signal, signal.reason, false) };
     try {
       const result = await this.#client.request(
         { method: "tools/call", params: { name: tool.toolName, arguments: input as Record<string, unknown> } },
@@ -505,7 +709,7 @@ export class McpServerConnection implements AsyncDisposable {
         },
       );
       if (result.isError) {
-        const text = errorText(result.content);
+        const text = errorText(result.content, this.#budget.chars);
         // A trusted Salvor server says what kind of failure it was; anyone else's is a handler failure.
         const declared = this.#options.trusted === true ? readMcpFailureMeta(result._meta) : undefined;
         return {
@@ -524,28 +728,36 @@ export class McpServerConnection implements AsyncDisposable {
           ),
         };
       }
+      const { parts, cut } = contentParts(result.content, this.#budget);
       return {
         type: "output",
         result: {
-          content: result.content.map(contentPart),
+          content: parts,
           ...(result.structuredContent === undefined ? {} : { output: result.structuredContent }),
-          details: { server: this.name, tool: tool.toolName, ...(result._meta ? { meta: result._meta } : {}) },
+          details: {
+            server: this.name,
+            tool: tool.toolName,
+            // The whole result, for the host: the model's parts may be cut.
+            content: result.content,
+            ...(cut ? { cut: true } : {}),
+            ...(result._meta ? { meta: result._meta } : {}),
+          },
         },
       };
     } catch (error) {
-      return { type: "failed", failure: this.#callFailure(tool, signal, error) };
+      return { type: "failed", failure: this.#callFailure(tool, signal, error, true) };
     }
   };
 
-  #callFailure(tool: McpServerTool, signal: AbortSignal, error: unknown): ToolFailure {
+  #callFailure(tool: McpServerTool, signal: AbortSignal, error: unknown, sent: boolean): ToolFailure {
     if (signal.aborted) {
       // The SDK reports an abort with the timeout's code; the signal's reason tells them apart.
       const timedOut = (signal.reason as { name?: string } | undefined)?.name === "TimeoutError";
       return toolFailure(
         timedOut ? "timeout" : "cancelled",
-        `The call to "${tool.toolName}" on "${this.name}" stopped`,
+        `The call to "${tool.toolName}" on "${this.name}" stopped${sent ? "" : " before it was sent"}`,
         {
-          uncertain: tool.descriptor.semantics.idempotency !== "idempotent",
+          uncertain: sent && tool.descriptor.semantics.idempotency !== "idempotent",
         },
       );
     }
@@ -607,11 +819,15 @@ export class McpServerConnection implements AsyncDisposable {
       phase = "list";
       // A server that does not declare tools has none to list.
       if (client.getServerCapabilities()?.tools) {
-        this.#tools = this.#build(await this.#listAll({ signal: deadline.signal, timeout: NO_SDK_TIMEOUT }));
+        const listed = this.#build(await this.#listAll({ signal: deadline.signal, timeout: NO_SDK_TIMEOUT }));
+        this.#tools = listed.tools;
+        this.#warnings = listed.warnings;
       }
     } catch (error) {
+      // Said before closing: once closed, every server has "exited", which would hide what went wrong.
+      const failure = this.#connectError(error, phase, deadline.signal.aborted, timeoutMs);
       await this.close();
-      throw this.#connectError(error, phase, deadline.signal.aborted, timeoutMs);
+      throw failure;
     } finally {
       clearTimeout(timer);
     }
@@ -738,7 +954,7 @@ export async function openMcpConnection(
       }`,
     );
   }
-  const timeoutMs = positive(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS, "connectTimeoutMs", options.name);
+  const timeoutMs = wholeOption(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS, "connectTimeoutMs", options.name);
   const client = new Client(
     options.clientInfo ?? { name: "salvor-tools", version: "0.1.0" },
     { capabilities: {}, jsonSchemaValidator: cfworkerValidator },

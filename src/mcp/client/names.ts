@@ -24,9 +24,11 @@ function fnv1a(text: string): string {
 /**
  * Makes the name a tool of an MCP server is registered under:
  * `<server>__<tool>`, with every character outside `[A-Za-z0-9_-]` replaced
- * by `_`. A name longer than 64 characters is cut and ends with `_` and a
- * hash of the server's and the tool's own names, so it stays stable and
- * two long names that share a prefix still differ.
+ * by `_`. When that loses information (a character was replaced, or the
+ * name is longer than 64 characters and is cut), the name ends with `_` and
+ * 8 hex digits of a hash (FNV-1a) of the server's and the tool's own names,
+ * so names stay distinct and stable for any Unicode input: `検索` and `翻訳`
+ * get two names, the same two on every run.
  *
  * @param server The server's name as the host gave it.
  * @param tool The tool's name as the server lists it.
@@ -39,7 +41,8 @@ function fnv1a(text: string): string {
  * import assert from "node:assert/strict";
  *
  * assert.equal(mcpToolName("files", "read_file"), "files__read_file");
- * assert.equal(mcpToolName("my server", "tools/list.all"), "my_server__tools_list_all");
+ * assert.match(mcpToolName("my server", "tools/list.all"), /^my_server__tools_list_all_[0-9a-f]{8}$/);
+ * assert.notEqual(mcpToolName("search", "検索"), mcpToolName("search", "翻訳"));
  * const long = mcpToolName("files", "x".repeat(100));
  * assert.equal(long.length, 64);
  * assert.equal(long, mcpToolName("files", "x".repeat(100)));
@@ -60,8 +63,9 @@ export function mcpToolName(server: string, tool: string): string {
       }`,
     );
   }
+  const exact = `${server}__${tool}`;
   const name = `${server.replace(UNSAFE, "_")}__${tool.replace(UNSAFE, "_")}`;
-  if (name.length <= MAX_TOOL_NAME_LENGTH) return name;
+  if (name === exact && name.length <= MAX_TOOL_NAME_LENGTH) return name;
   const hash = fnv1a(`${server}\u0000${tool}`);
   return `${name.slice(0, MAX_TOOL_NAME_LENGTH - HASH_LENGTH - 1)}_${hash}`;
 }

@@ -840,3 +840,48 @@ Deno.test("ToolSet.call() and resume() bound the caller's tool name in the not_f
   assert.equal(resumed.kind, "not_found");
   assert.equal(resumed.message, `Cannot resume "${"x".repeat(200)}" as no tool of that name is registered`);
 });
+
+function plain(name: string, description = "A tool."): DynTool {
+  return defineJsonTool({ name, description, inputSchema: { type: "object" }, effects: [], run: () => ({}) });
+}
+
+Deno.test("ToolSet.replace() swaps tools by identity in one step", () => {
+  const old = plain("a");
+  const kept = plain("b");
+  const next = plain("a", "A new version.");
+  const added = plain("c");
+  const tools = new ToolSet().register(old, kept);
+  assert.deepEqual(tools.descriptors().map((d) => d.name), ["a", "b"]);
+  tools.replace([old], [next, added]);
+  assert.equal(tools.get("a"), next);
+  assert.equal(tools.get("b"), kept);
+  assert.deepEqual(tools.descriptors().map((d) => d.name), ["a", "b", "c"]);
+});
+
+Deno.test("ToolSet.replace() refuses to remove a tool it does not hold by identity, and changes nothing", () => {
+  const theirs = plain("a");
+  const mine = plain("a");
+  const tools = new ToolSet().register(mine);
+  assert.throws(
+    () => tools.replace([theirs], [plain("b")]),
+    (error) =>
+      error instanceof RegistryError &&
+      error.message ===
+        'Cannot remove "a" as this set does not hold that tool: another tool of that name is registered',
+  );
+  assert.throws(() => tools.replace([plain("x")], []), /no tool of that name is registered/);
+  assert.throws(() => tools.replace([mine, mine], []), /it is listed twice/);
+  assert.equal(tools.get("a"), mine);
+  assert.equal(tools.has("b"), false);
+});
+
+Deno.test("ToolSet.replace() adds nothing and removes nothing when an added name is taken", () => {
+  const a = plain("a");
+  const b = plain("b");
+  const tools = new ToolSet().register(a, b);
+  const before = tools.descriptors();
+  assert.throws(() => tools.replace([a], [plain("c"), plain("b")]), /Cannot register "b" as a tool of that name/);
+  assert.equal(tools.descriptors(), before);
+  assert.equal(tools.get("a"), a);
+  assert.equal(tools.has("c"), false);
+});

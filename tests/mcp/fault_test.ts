@@ -1,0 +1,376 @@
+// Hostile and broken MCP servers: none of them may stop the host, exhaust
+// its memory, or fool the model or the host's own tools. Each scenario is
+// bounded in time and size, so the suite is safe to run anywhere.
+
+import assert from "node:assert/strict";
+import { defineJsonTool, ToolSet } from "../../mod.ts";
+import { compileSchema, type DynTool } from "../../dyn.ts";
+import { connectMcpServer as connectHttp } from "../../mcp_http.ts";
+import { connectMcpServer, McpConnectionError, type McpToolsChange } from "../../mcp.ts";
+import { LineReader } from "../../src/mcp/client/_line_reader.ts";
+import { cappedFetch } from "../../src/mcp/client/_http_cap.ts";
+import { connectFixture, livingChildren, startHttpFixture } from "./_helpers.ts";
+
+const MiB = 1024 * 1024;
+
+function text(end: Awaited<ReturnType<ToolSet["call"]>>, part = 0): string {
+  const content = end.type === "output" ? end.result.content[part] : undefined;
+  return content?.type === "text" ? content.text : "";
+}
+
+function failure(end: Awaited<ReturnType<ToolSet["call"]>>) {
+  assert.equal(end.type, "failed", JSON.stringify(end).slice(0, 300));
+  return end.type === "failed" ? end.failure : undefined!;
+}
+
+// 1. Streamable HTTP reads no message past maxMessageBytes.
+
+for (const script of ["endless-sse", "endless-json"]) {
+  Deno.test(`an HTTP server whose answer never ends (${script}) fails the call as unavailable at maxMessageBytes, with bounded memory`, async () => {
+    await using http = await startHttpFixture(script);
+    await using server = await connectHttp({ name: "web", url: http.url });
+    const tools = server.register(new ToolSet());
+    const rss = Deno.memoryUsage().rss;
+    const started = Date.now();
+    const end = await tools.call({ id: "1", name: "web__echo", arguments: { text: "x" } }, { timeoutMs: 60_000 });
+    const grew = Deno.memoryUsage().rss - rss;
+    // Generous bounds: the server would send 1 GiB, and the unbounded client grew by gigabytes.
+    assert.ok(Date.now() - started < 30_000, `${Date.now() - started} ms`);
+    assert.ok(grew < 256 * MiB, `RSS grew by ${Math.round(grew / MiB)} MiB`);
+    const { kind, message } = failure(end);
+    assert.equal(kind, "unavailable");
+    assert.match(message, /sent a message longer than 67108864 bytes \(the maxMessageBytes limit\)/);
+    assert.equal(server.closed, true);
+  });
+}
+
+Deno.test("maxMessageBytes is configurable over HTTP", async () => {
+  await using http = await startHttpFixture("endless-sse");
+  await using server = await connectHttp({ name: "web", url: http.url, maxMessageBytes: MiB });
+  const end = await server.register(new ToolSet()).call({ id: "1", name: "web__echo", arguments: {} });
+  assert.match(failure(end).message, /longer than 1048576 bytes \(the maxMessageBytes limit\)/);
+});
+
+Deno.test("connectMcpServer() refuses a maxMessageBytes that is not a whole number from 1", async () => {
+  await assert.rejects(
+    connectHttp({ name: "web", url: "http://127.0.0.1:9/mcp", maxMessageBytes: 0 }),
+    (error) => error instanceof RangeError && /maxMessageBytes must be a whole number from 1/.test(error.message),
+  );
+});
+
+Deno.test("the HTTP byte cap counts each SSE event apart, whatever its line endings", async () => {
+  const events = (ending: string, lines: number) =>
+    Array.from({ length: lines }, () => `data: ${"x".repeat(94)}${ending}`).join("") + ending;
+  const read = async (body: string) => {
+    let problem: string | undefined;
+    const serve: typeof fetch = () =>
+      Promise.resolve(new Response(body, { headers: { "content-type": "text/event-stream" } }));
+    const response = await cappedFetch(serve, 1_000, (why) => problem = why)("http://127.0.0.1/mcp");
+    const text = await response.text().catch((error) => `error: ${error.message}`);
+    return { problem, text };
+  };
+  for (const ending of ["\n", "\r\n", "\r"]) {
+    // Twenty events of about 100 bytes each: many messages, none too long.
+    const many = await read(events(ending, 1).repeat(20));
+    assert.equal(many.problem, undefined, JSON.stringify(ending));
+    // One event of twenty 100-byte data lines: one message, too long.
+    const one = await read(events(ending, 20));
+    assert.match(one.problem ?? "", /longer than 1000 bytes/, JSON.stringify(ending));
+    assert.match(one.text, /^error: The MCP server sent a message longer than 1000 bytes/);
+  }
+});
+
+// 3. The stdio reader: linear, bounded, and clear about a long line.
+
+Deno.test("a stdio server's line longer than maxMessageBytes fails the call as unavailable, naming the limit", async () => {
+  await using server = await connectFixture("default", { maxMessageBytes: MiB });
+  const tools = server.register(new ToolSet());
+  const started = Date.now();
+  const end = await tools.call({ id: "1", name: "fixture__long-line" }, { timeoutMs: 60_000 });
+  assert.ok(Date.now() - started < 10_000, `${Date.now() - started} ms`);
+  const { kind, message } = failure(end);
+  assert.equal(kind, "unavailable");
+  assert.match(message, /as the server sent a line longer than 1048576 bytes \(the maxMessageBytes limit\)$/);
+  assert.equal(server.closed, true);
+});
+
+Deno.test("a stdio server that sends an over-long line before answering initialize is refused, saying so", async () => {
+  await assert.rejects(
+    connectFixture("long-line-init", { maxMessageBytes: MiB, connectTimeoutMs: 30_000 }),
+    (error) =>
+      error instanceof McpConnectionError &&
+      /"fixture" as it sent a line longer than 1048576 bytes \(the maxMessageBytes limit\) before answering initialize/
+        .test(error.message),
+  );
+});
+
+Deno.test("the stdio line reader reads a 60 MiB line in 64 KiB chunks in linear time", () => {
+  const lines: string[] = [];
+  let overflowed = false;
+  const reader = new LineReader(64 * MiB, (line) => lines.push(line), () => overflowed = true);
+  const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
+  const started = performance.now();
+  for (let i = 0; i < 960; i++) reader.push(chunk);
+  reader.push(new TextEncoder().encode("\r\nnext\n"));
+  // Generous: a quadratic reader took seconds for 40 MB; this takes a fraction of one.
+  assert.ok(performance.now() - started < 5_000, `${performance.now() - started} ms`);
+  assert.equal(overflowed, false);
+  assert.equal(lines.length, 2);
+  assert.equal(lines[0].length, 960 * 64 * 1024);
+  assert.equal(lines[1], "next");
+});
+
+Deno.test("the stdio line reader splits lines across chunks and keeps multi-byte characters whole", () => {
+  const lines: string[] = [];
+  const reader = new LineReader(100, (line) => lines.push(line), () => assert.fail("no overflow"));
+  const bytes = new TextEncoder().encode('{"a":"検索"}\r\n\n  \n{"b":1}\n');
+  for (const byte of bytes) reader.push(new Uint8Array([byte]));
+  assert.deepEqual(lines, ['{"a":"検索"}', '{"b":1}']);
+});
+
+// 4. What reaches the model is bounded; the host keeps the whole result.
+
+Deno.test("a 50 MB text result reaches the model as 100,000 characters and a note; the host keeps it whole", async () => {
+  await using server = await connectFixture("default");
+  const tools = server.register(new ToolSet());
+  const started = Date.now();
+  const end = await tools.call({ id: "1", name: "fixture__big" }, { timeoutMs: 120_000 });
+  assert.ok(Date.now() - started < 60_000, `${Date.now() - started} ms`);
+  assert.equal(end.type, "output");
+  if (end.type !== "output") return;
+  const [first, rest] = end.result.content;
+  assert.equal(first.type === "text" && first.text.startsWith("x".repeat(100_000)), true);
+  assert.equal(
+    first.type === "text" && first.text.slice(100_000),
+    "\n[... 49,900,000 more characters cut by the host]",
+  );
+  assert.deepEqual(rest, { type: "text", text: "[... 1 more content parts cut by the host]" });
+  const details = end.result.details as { content: { text: string }[]; cut: boolean };
+  assert.equal(details.cut, true);
+  assert.equal(details.content[0].text.length, 50_000_000);
+  assert.equal(details.content[1].text, "after");
+});
+
+Deno.test("an image over maxContentBytes is left out with a note; the text after it stays", async () => {
+  await using server = await connectFixture("default");
+  const end = await server.register(new ToolSet()).call({ id: "1", name: "fixture__big-image" });
+  assert.equal(end.type, "output");
+  if (end.type !== "output") return;
+  assert.deepEqual(end.result.content, [
+    { type: "text", text: "caption" },
+    { type: "text", text: "[... 1 more content parts cut by the host]" },
+  ]);
+});
+
+Deno.test("maxContentChars is configurable", async () => {
+  await using server = await connectFixture("default", { maxContentChars: 10 });
+  const end = await server.register(new ToolSet()).call({
+    id: "1",
+    name: "fixture__echo",
+    arguments: { text: "a".repeat(25) },
+  });
+  assert.equal(text(end), `${"a".repeat(10)}\n[... 15 more characters cut by the host]`);
+});
+
+// 5. Names a server gives never break connecting.
+
+Deno.test("two Japanese tool names and a tool named constructor connect, with overrides, as three distinct tools", async () => {
+  await using server = await connectFixture("unicode", { tools: { "検索": { effects: ["external.read"] } } });
+  const names = server.tools.map((tool) => tool.descriptor.name);
+  assert.equal(new Set(names).size, 3);
+  for (const name of names) assert.match(name, /^[A-Za-z0-9_-]{1,64}$/);
+  const [search, , constructor] = server.tools;
+  assert.deepEqual(search.descriptor.effects, ["external.read"]);
+  // No override of its own: it fails closed, whatever Object.prototype holds.
+  assert.equal(constructor.toolName, "constructor");
+  assert.equal(constructor.descriptor.semantics.concurrency, "serial");
+});
+
+// 6. A call whose time ran out before it was sent is not sent.
+
+Deno.test("an MCP call whose deadline passes while its arguments are validated ends as timeout and is never sent", async () => {
+  await using server = await connectFixture("default");
+  const tools = server.register(new ToolSet({ limits: { maxBytes: 64 * MiB, maxDepth: 32 } }));
+  const items = Array.from({ length: 1_000_000 }, () => "abc");
+  const end = await tools.call({ id: "1", name: "fixture__bulk", arguments: { items } }, { timeoutMs: 5 });
+  assert.equal(failure(end).kind, "timeout");
+  assert.equal(failure(end).uncertain, false);
+  const calls = await tools.call({ id: "2", name: "fixture__calls" });
+  assert.deepEqual(JSON.parse(text(calls)), ["calls"]);
+});
+
+// 7. Connect errors say what was wrong.
+
+Deno.test("a server that lists 150,000 tools in one page is refused at maxTools, naming the limit", async () => {
+  await assert.rejects(
+    connectFixture("many-tools", { connectTimeoutMs: 60_000 }),
+    (error) =>
+      error instanceof McpConnectionError &&
+      /as it lists more than 1000 tools \(the maxTools limit\): current count is at least 150000$/.test(error.message),
+  );
+});
+
+Deno.test("a malformed tools/list answer is an error saying so, not that the server exited", async () => {
+  await assert.rejects(
+    connectFixture("malformed-list"),
+    (error) =>
+      error instanceof McpConnectionError &&
+      error.message.startsWith(
+        'Cannot list the tools of MCP server "fixture" as its tools/list answer is malformed: its tools are not a list',
+      ),
+  );
+});
+
+// A spread of a long array overflows the stack; src/ spreads none, so none a server sends.
+Deno.test("no array is spread into push() anywhere in src/", async () => {
+  const offenders: string[] = [];
+  const walk = async (dir: URL) => {
+    for await (const entry of Deno.readDir(dir)) {
+      if (entry.isDirectory) await walk(new URL(`${entry.name}/`, dir));
+      else if (
+        entry.name.endsWith(".ts") && /\.push\(\s*\.\.\./.test(await Deno.readTextFile(new URL(entry.name, dir)))
+      ) {
+        offenders.push(entry.name);
+      }
+    }
+  };
+  await walk(new URL("../../src/", import.meta.url));
+  assert.deepEqual(offenders, []);
+});
+
+// 8. Descriptions are bounded and the cut is reported.
+
+Deno.test("an 8 MB tool description is cut to maxDescriptionChars with a warning on the connection", async () => {
+  await using server = await connectFixture("long-description");
+  const tools = server.register(new ToolSet());
+  const description = tools.get("fixture__verbose")!.descriptor.description;
+  assert.equal(description, `${"d".repeat(4_000)}\n[... 8,384,608 more characters cut by the host]`);
+  assert.deepEqual(server.warnings, [{
+    tool: "verbose",
+    message: `Cut the description of "verbose" from ${8 * MiB} to 4000 characters (the maxDescriptionChars limit)`,
+  }]);
+  assert.equal((await tools.call({ id: "1", name: "fixture__echo", arguments: { text: "ok" } })).type, "output");
+});
+
+// 9. A tool whose spec cannot be used is left out; the rest of the server works.
+
+Deno.test("tools with an external $ref or a malformed schema are left out with warnings; the others still work", async () => {
+  await using server = await connectFixture("bad-schemas");
+  const tools = server.register(new ToolSet());
+  assert.equal(tools.has("fixture__external"), false);
+  assert.equal(tools.has("fixture__bad-required"), false);
+  const warned = server.warnings.map((warning) => warning.tool);
+  assert.ok(warned.includes("external") && warned.includes("bad-required"), JSON.stringify(server.warnings));
+  assert.match(server.warnings.find((warning) => warning.tool === "external")!.message, /^Left out "external" as/);
+  const echoed = await tools.call({ id: "1", name: "fixture__echo", arguments: { text: "fine" } });
+  assert.equal(text(echoed), "fine");
+});
+
+// The core's compiler decides which schemas it cannot use; once it refuses
+// these, they are left out by the same path.
+const refused = (schema: Record<string, unknown>) => {
+  try {
+    compileSchema(schema);
+    return false;
+  } catch {
+    return true;
+  }
+};
+Deno.test({
+  name: "tools whose schema has an invalid pattern or a non-list enum are left out once the compiler refuses them",
+  ignore: !refused({ type: "string", pattern: "([" }) || !refused({ enum: 5 }),
+  fn: async () => {
+    await using server = await connectFixture("bad-schemas");
+    assert.deepEqual(server.tools.map((tool) => tool.toolName), ["echo"]);
+  },
+});
+
+// 2. A refresh only touches this connection's tools, all or nothing.
+
+function hostTool(name: string): DynTool {
+  return defineJsonTool({
+    name,
+    description: "The host's own tool.",
+    inputSchema: { type: "object" },
+    effects: [],
+    run: () => ({}),
+  });
+}
+
+async function swapped(server: Awaited<ReturnType<typeof connectFixture>>, tools: ToolSet, changes: McpToolsChange[]) {
+  assert.equal((await tools.call({ id: "swap", name: "fixture__swap" })).type, "output");
+  for (let i = 0; i < 100 && changes.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(changes.length, 1);
+  return changes[0];
+}
+
+Deno.test("a refresh never removes a host's tool that took the name of a server tool", async () => {
+  const changes: McpToolsChange[] = [];
+  await using server = await connectFixture("list-changed", { onToolsChanged: (change) => changes.push(change) });
+  const tools = server.register(new ToolSet());
+  const mine = hostTool("fixture__beta");
+  tools.unregister("fixture__beta").register(mine);
+  const change = await swapped(server, tools, changes);
+  assert.equal(change.error, undefined);
+  assert.deepEqual(change.removed, ["fixture__beta"]);
+  assert.equal(tools.get("fixture__beta"), mine);
+  assert.equal(tools.has("fixture__gamma"), true);
+});
+
+Deno.test("a refresh whose new tool collides with a host tool changes nothing and reports why", async () => {
+  const changes: McpToolsChange[] = [];
+  await using server = await connectFixture("list-changed", { onToolsChanged: (change) => changes.push(change) });
+  const mine = hostTool("fixture__gamma");
+  const tools = server.register(new ToolSet().register(mine));
+  const before = tools.descriptors();
+  const change = await swapped(server, tools, changes);
+  assert.ok(change.error instanceof McpConnectionError);
+  assert.match(change.error.message, /Cannot register "fixture__gamma" as a tool of that name is already registered/);
+  assert.deepEqual(change.added, ["fixture__gamma"]);
+  assert.equal(tools.descriptors(), before);
+  assert.equal(tools.get("fixture__gamma"), mine);
+  assert.equal(tools.get("fixture__alpha")?.descriptor.description, "The alpha tool.");
+  assert.deepEqual(server.tools.map((tool) => tool.toolName), ["alpha", "beta", "swap"]);
+});
+
+// 10. A spawned server inherits what it needs to run.
+
+Deno.test("a spawned Deno server inherits DENO_DIR and finds its cached packages there", async () => {
+  const root = new URL("../../", import.meta.url).pathname;
+  const script = new URL("./fixtures/env_server.ts", import.meta.url).pathname;
+  const denoDir = await Deno.makeTempDir({ prefix: "salvor-deno-dir-" });
+  const previous = Deno.env.get("DENO_DIR");
+  try {
+    const cached = await new Deno.Command(Deno.execPath(), {
+      args: ["cache", script],
+      cwd: root,
+      env: { DENO_DIR: denoDir },
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    assert.equal(cached.code, 0, new TextDecoder().decode(cached.stderr));
+    Deno.env.set("DENO_DIR", denoDir);
+    await using server = await connectMcpServer({
+      name: "env",
+      command: Deno.execPath(),
+      // --cached-only: the server fails to start unless it finds its packages in the inherited DENO_DIR or the default.
+      args: ["run", "--cached-only", "--allow-env", "--allow-read", "--no-prompt", script],
+      cwd: root,
+      connectTimeoutMs: 60_000,
+    });
+    const end = await server.register(new ToolSet()).call({
+      id: "1",
+      name: "env__env",
+      arguments: { name: "DENO_DIR" },
+    });
+    assert.equal(text(end), denoDir);
+  } finally {
+    if (previous === undefined) Deno.env.delete("DENO_DIR");
+    else Deno.env.set("DENO_DIR", previous);
+    await Deno.remove(denoDir, { recursive: true });
+  }
+});
+
+Deno.test("no child process of this test file survives it", async () => {
+  assert.deepEqual(await livingChildren(), []);
+});
