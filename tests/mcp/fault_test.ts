@@ -297,7 +297,7 @@ function hostTool(name: string): DynTool {
   });
 }
 
-async function swapped(server: Awaited<ReturnType<typeof connectFixture>>, tools: ToolSet, changes: McpToolsChange[]) {
+async function swapped(_server: Awaited<ReturnType<typeof connectFixture>>, tools: ToolSet, changes: McpToolsChange[]) {
   assert.equal((await tools.call({ id: "swap", name: "fixture__swap" })).type, "output");
   for (let i = 0; i < 100 && changes.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
   assert.equal(changes.length, 1);

@@ -2,18 +2,18 @@
 // the option docs, the README's table and the code agree on each default.
 
 /** The largest message read from a server, stdio line or HTTP body or SSE event: 64 MiB. */
-export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_MAX_MESSAGE_BYTES: number = 64 * 1024 * 1024;
 /** The most characters of text a tool result shows the model, across its parts. */
-export const DEFAULT_MAX_CONTENT_CHARS = 100_000;
+export const DEFAULT_MAX_CONTENT_CHARS: number = 100_000;
 /** The most bytes of base64 image, audio and blob data a tool result shows the model, across its parts. */
-export const DEFAULT_MAX_CONTENT_BYTES = 5 * 1024 * 1024;
+export const DEFAULT_MAX_CONTENT_BYTES: number = 5 * 1024 * 1024;
 /** The most tools one server may list. */
-export const DEFAULT_MAX_TOOLS = 1_000;
+export const DEFAULT_MAX_TOOLS: number = 1_000;
 /** The longest tool description shown to the model, in characters. */
-export const DEFAULT_MAX_DESCRIPTION_CHARS = 4_000;
+export const DEFAULT_MAX_DESCRIPTION_CHARS: number = 4_000;
 
 /** The largest delay a timer accepts, and the largest count any option takes. */
-export const MAX_OPTION = 2 ** 31 - 1;
+export const MAX_OPTION: number = 2 ** 31 - 1;
 
 /**
  * Reads a whole-number option of a connection, or its default.

@@ -336,7 +336,7 @@ export class Compiler {
       ));
     } else {
       if (restKeyword in schema) parts.push(restPart(restKeyword, tuple, child(schema[restKeyword], restKeyword)));
-      parts.push(...counts);
+      for (const part of counts) parts.push(part);
     }
     if ("uniqueItems" in schema) {
       const unique = uniqueItemsPart(schema.uniqueItems, location);
