@@ -117,9 +117,20 @@ Deno.test("compileSchema() checks each remote as it checks the schema, naming th
   assert.equal(compiled.validate({ n: "1", b: 1 }).ok, false);
 });
 
-Deno.test("compileSchema() fails closed, without throwing, on an internal reference that does not resolve", () => {
-  const compiled = compileSchema({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } });
-  const result = compiled.validate({ a: 1 });
+Deno.test("compileSchema() refuses an internal reference that does not resolve; the fallback fails closed on one", () => {
+  assert.throws(
+    () => compileSchema({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } }),
+    (error) => error instanceof InvalidSpecError && /"#\/\$defs\/missing"/.test(error.message),
+  );
+  // $recursiveRef takes the schema to the fallback, which reads references only when it validates.
+  const fallback = compileSchema({
+    $schema: "https://json-schema.org/draft/2019-09/schema",
+    $recursiveAnchor: true,
+    type: "object",
+    properties: { a: { $ref: "#/$defs/missing" } },
+  });
+  assert.equal(fallback.engine, "fallback");
+  const result = fallback.validate({ a: 1 });
   assert.equal(result.ok, false);
   if (!result.ok) assert.equal(result.diagnostics[0].keyword, "$ref");
 });
