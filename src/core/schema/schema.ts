@@ -225,9 +225,11 @@ function checkDocument(document: unknown, label: string, limits: JsonLimits, rem
  * compiled into closures (`engine: "compiled"`); a malformed one (an invalid
  * regular expression, `enum: 5`, `required: "name"`, ...) is refused. A
  * schema using what the compiled validator does not implement (another
- * draft, `$dynamicRef`, `$recursiveRef`) is validated by
- * `@cfworker/json-schema` (`engine: "fallback"`), which reads malformed
- * keywords leniently. Compilation reads no file and no network; the schema
+ * draft, `$recursiveRef`, `$vocabulary`, a pattern valid only without the
+ * `u` flag) is validated by `@cfworker/json-schema` (`engine: "fallback"`),
+ * which reads malformed keywords leniently. `$dynamicRef`, and an asserted
+ * format neither implements, are refused: the fallback would accept values
+ * the schema forbids. Compilation reads no file and no network; the schema
  * given is copied, never changed.
  *
  * @param schema The schema.
@@ -236,7 +238,8 @@ function checkDocument(document: unknown, label: string, limits: JsonLimits, rem
  * @returns The compiled schema.
  * @throws {InvalidSpecError} When the schema or one of its remotes (named by
  * its URI) is too large or deep, not JSON, not a schema, malformed, over the
- * compiled-size budget, or has an external reference; or, for an untrusted
+ * compiled-size budget, has an external reference, uses `$dynamicRef` or
+ * asserts a format not implemented; or, for an untrusted
  * schema (see `patterns`), holds a pattern the engine cannot express or
  * needs the fallback while holding a pattern or an asserted format.
  *
@@ -309,7 +312,11 @@ export function compileSchema(
     }
     const message = refusal.message.replace(/^Cannot compile the schema/, `Cannot compile the ${label}`);
     const untrusted = options.patterns !== undefined && options.patterns !== nativePatterns;
-    if (refusal.kind === "invalid" || (untrusted && refusal.reason === "pattern")) {
+    // The fallback cannot stand in where it would accept values the schema forbids: a
+    // format asked to be asserted that it ignores, or dynamic references, which it resolves
+    // wrongly (the JSON Schema Test Suite's dynamicRef cases show it).
+    const unsound = refusal.reason === "format" || refusal.keyword === "$dynamicRef";
+    if (refusal.kind === "invalid" || unsound || (untrusted && refusal.reason === "pattern")) {
       throw new InvalidSpecError(message, { path: refusal.pointer });
     }
     if (untrusted) {
