@@ -11,6 +11,7 @@ import type { ExecutionEvent, ProgressEvent, TerminalEvent, ToolEvent, ToolResul
 import { FAILURE_KINDS, type FailureKind, type ToolFailure, toolFailure } from "../contract/failure.ts";
 import { checkJsonValue, DEFAULT_LIMITS, type JsonLimits } from "../common/limits.ts";
 import { type CompiledSchema, compileSchema } from "../schema/schema.ts";
+import { SchemaBudgetError } from "../schema/validator/budget.ts";
 import type { ToolDescriptor } from "../contract/spec.ts";
 import { APPROVAL_RESUME_SCHEMA, type SuspendedCall } from "../contract/suspend.ts";
 import type { ApprovalDecision, ApprovalGate, CallOptions, ToolCall } from "./tool_call.ts";
@@ -20,6 +21,7 @@ import { type DirectRun, directRunOf } from "../define/_direct.ts";
 import {
   approvalGateFailed,
   contract,
+  costlySchema,
   deniedByPerson,
   failed,
   invalidInput,
@@ -163,7 +165,7 @@ function parseWith(
     : parseOutcome(parsed);
 }
 
-type ParseOutcome = ParseResult | { readonly broken: string };
+type ParseOutcome = ParseResult | { readonly broken: string } | { readonly costly: SchemaBudgetError };
 
 function parseOutcome(parsed: unknown): ParseOutcome {
   if (isRecord(parsed) && (parsed.ok === true || (parsed.ok === false && Array.isArray(parsed.diagnostics)))) {
@@ -173,6 +175,8 @@ function parseOutcome(parsed: unknown): ParseOutcome {
 }
 
 function threw(error: unknown): ParseOutcome {
+  // A schema over its step budget is the schema's fault, not a broken parser's.
+  if (error instanceof SchemaBudgetError) return { costly: error };
   return { broken: `threw: ${String(error)}` };
 }
 
@@ -186,6 +190,7 @@ function outputEvent(result: Record<string, unknown>, output: unknown): Terminal
 
 function parsedOutput(name: string, result: Record<string, unknown>, parsed: ParseOutcome): TerminalEvent {
   if ("broken" in parsed) return failed(contract(name, `parseOutput() ${parsed.broken}`));
+  if ("costly" in parsed) return failed(costlySchema(name, "output", parsed.costly));
   if (!parsed.ok) return failed(invalidOutput(name, parsed));
   return outputEvent(result, parsed.value);
 }
@@ -447,6 +452,7 @@ export class Dispatcher {
     if ("broken" in parsed) {
       return failed(contract(descriptor.name, `parseInput() ${parsed.broken}`));
     }
+    if ("costly" in parsed) return failed(costlySchema(descriptor.name, "arguments", parsed.costly));
     if (!parsed.ok) return failed(invalidInput(descriptor.name, parsed));
 
     let idempotencyKey = job.idempotencyKey ?? options.idempotencyKey;

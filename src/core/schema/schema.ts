@@ -293,8 +293,11 @@ export function compileSchema(
   const draft = options.draft ?? draftOf(schema);
   const assertFormats = options.formats === "assert";
   const copy = structuredClone(schema) as JsonSchema;
-  let refusal: SchemaRefusal | undefined;
+  const untrusted = options.patterns !== undefined && options.patterns !== nativePatterns;
+  // Why the fallback runs the schema: the compiled validator's refusal, or a draft it does not compile.
+  let why = `the draft ${draft} is not compiled`;
   if (draft === "2020-12" || draft === "7") {
+    let refusal: SchemaRefusal;
     try {
       // The validator reads the schema it is given for as long as it lives: a private copy.
       const validator = compileValidator(structuredClone(schema), {
@@ -311,7 +314,6 @@ export function compileSchema(
       refusal = error;
     }
     const message = refusal.message.replace(/^Cannot compile the schema/, `Cannot compile the ${label}`);
-    const untrusted = options.patterns !== undefined && options.patterns !== nativePatterns;
     // The fallback cannot stand in where it would accept values the schema forbids: a
     // format asked to be asserted that it ignores, or dynamic references, which it resolves
     // wrongly (the JSON Schema Test Suite's dynamicRef cases show it).
@@ -319,14 +321,15 @@ export function compileSchema(
     if (refusal.kind === "invalid" || unsound || (untrusted && refusal.reason === "pattern")) {
       throw new InvalidSpecError(message, { path: refusal.pointer });
     }
-    if (untrusted) {
-      const backtracking = findBacktracking(schema, remotes, assertFormats);
-      if (backtracking) {
-        throw new InvalidSpecError(
-          `Cannot compile the ${label} as it needs the fallback validator (${message}) and "${backtracking.keyword}" at ${backtracking.path} would run there with a backtracking regular expression: untrusted schemas never do`,
-          { path: backtracking.path },
-        );
-      }
+    why = message.replace(/^Cannot compile the .*? as /, "");
+  }
+  if (untrusted) {
+    const backtracking = findBacktracking(schema, remotes, assertFormats);
+    if (backtracking) {
+      throw new InvalidSpecError(
+        `Cannot compile the ${label} as it needs the fallback validator (${why}) and "${backtracking.keyword}" at ${backtracking.path} would run there with a backtracking regular expression: untrusted schemas never do`,
+        { path: backtracking.path },
+      );
     }
   }
   let validate: (value: unknown) => SchemaValidation;
