@@ -5,7 +5,7 @@
 //   mod.ts and the modules it imports, under `isolatedDeclarations` (the
 //   rules of JSR's "no slow types"), with `.ts` specifiers made `.js`;
 // - dist/package.json, README.md and LICENSE.
-// It prints the bundle's minified and gzipped size against the 25 KB target,
+// It prints the bundle's minified and gzipped size against the 30 KB target,
 // and its largest parts (each source file, each inlined npm package).
 //
 //   deno run --allow-read --allow-write --allow-run --allow-env tasks/build.ts
@@ -13,8 +13,8 @@
 import { ts } from "./_typescript.ts";
 import { gzipSync } from "node:zlib";
 
-// 25 KB read strictly, as 25,000 bytes.
-const TARGET_GZIP_BYTES = 25_000;
+// 30 KB read strictly, as 30,000 bytes: the compiled JSON Schema validator and its cfworker fallback together.
+const TARGET_GZIP_BYTES = 30_000;
 
 const root = new URL("../", import.meta.url);
 const dist = new URL("dist/", root);
