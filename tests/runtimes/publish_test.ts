@@ -16,7 +16,7 @@ Deno.test("deno publish --dry-run passes and ships no tests, benchmarks, fixture
     decodeURIComponent(file).slice(decodeURIComponent(root.pathname).length)
   );
   assert.ok(files.includes("mod.ts"), output);
-  assert.ok(files.includes("src/tool_set.ts"), output);
+  assert.ok(files.includes("src/core/dispatch/tool_set.ts"), output);
   const unwanted = files.filter((file) =>
     /^(tests|bench|examples|tasks|\.ci|\.tools|dist|node_modules)\//.test(file) || /_test\.ts$|fixtures\//.test(file)
   );

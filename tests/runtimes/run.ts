@@ -29,12 +29,20 @@ function npmVersion(name: string): string {
   return match[1];
 }
 
+/** TypeScript's version, as the build task pins it (outside the import map, which holds runtime packages only). */
+function typescriptVersion(): string {
+  const source = Deno.readTextFileSync(new URL("../../tasks/_typescript.ts", import.meta.url));
+  const match = /"npm:typescript@([^"]+)"/.exec(source);
+  if (!match) throw new Error("Cannot pin typescript as tasks/_typescript.ts does not import it by an npm version");
+  return match[1];
+}
+
 /** The runtimes and tools installed from npm, with the ones whose install script must run. */
 const PACKAGES: Readonly<Record<string, string>> = {
   "bun": "1.4.5",
   "edge-runtime": "4.0.1",
   "workerd": "1.20261117.1",
-  "typescript": npmVersion("typescript"),
+  "typescript": typescriptVersion(),
   "valibot": npmVersion("valibot"),
 };
 const INSTALL_SCRIPTS = ["bun", "workerd"];
