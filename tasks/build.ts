@@ -143,7 +143,7 @@ function rewriteSpecifiers(text: string, bare: Set<string>): string {
  * with TypeScript's own declaration emit under `isolatedDeclarations`.
  * Returns the bare specifiers they import: the npm package's dependencies.
  */
-function emitDeclarations(entry: string): { files: number; bare: Set<string> } {
+function emitDeclarations(entries: readonly string[]): { files: number; bare: Set<string> } {
   const options: ts.CompilerOptions = {
     declaration: true,
     emitDeclarationOnly: true,
@@ -164,7 +164,7 @@ function emitDeclarations(entry: string): { files: number; bare: Set<string> } {
     Deno.writeTextFileSync(fileName, rewriteSpecifiers(text, bare));
     files++;
   };
-  const program = ts.createProgram([path(new URL(entry, root))], options, host);
+  const program = ts.createProgram(entries.map((entry) => path(new URL(entry, root))), options, host);
   const { diagnostics } = program.emit();
   const problems = [...program.getDeclarationDiagnostics(), ...diagnostics];
   if (problems.length > 0) {
@@ -208,7 +208,10 @@ console.log(
   }`,
 );
 
-const { files, bare } = emitDeclarations("mod.ts");
+// The plumbing entrypoint, bundled on its own: its size is not the core's, and most users never import it.
+await deno(["bundle", "--quiet", "--platform=browser", "--format=esm", "--minify", "--output=dist/dyn.js", "dyn.ts"]);
+
+const { files, bare } = emitDeclarations(["mod.ts", "dyn.ts"]);
 const dependencies = Object.fromEntries([...bare].sort().map((name) => [name, npmVersion(name)]));
 const manifest = {
   name: config.name,
@@ -218,14 +221,17 @@ const manifest = {
   type: "module",
   sideEffects: false,
   types: "./mod.d.ts",
-  exports: { ".": { types: "./mod.d.ts", default: "./mod.js" } },
+  exports: {
+    ".": { types: "./mod.d.ts", default: "./mod.js" },
+    "./dyn": { types: "./dyn.d.ts", default: "./dyn.js" },
+  },
   dependencies,
   engines: { node: ">=20" },
 };
 await Deno.writeTextFile(new URL("package.json", dist), `${JSON.stringify(manifest, null, 2)}\n`);
 for (const file of ["README.md", "LICENSE"]) await Deno.copyFile(new URL(file, root), new URL(file, dist));
 console.log(
-  `build: ${files} declaration files from mod.ts; the types import ${
+  `build: ${files} declaration files from mod.ts and dyn.ts; the types import ${
     Object.entries(dependencies).map(([name, version]) => `${name}@${version}`).join(", ") || "nothing"
   }`,
 );

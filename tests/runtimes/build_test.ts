@@ -55,8 +55,13 @@ Deno.test("dist/package.json exports the bundle and its declarations under the m
   assert.equal(manifest.name, config.name);
   assert.equal(manifest.version, config.version);
   assert.equal(manifest.type, "module");
-  assert.deepEqual(manifest.exports, { ".": { types: "./mod.d.ts", default: "./mod.js" } });
-  for (const file of ["mod.js", "mod.d.ts"]) assert.ok((await Deno.stat(new URL(file, dist))).isFile, file);
+  assert.deepEqual(manifest.exports, {
+    ".": { types: "./mod.d.ts", default: "./mod.js" },
+    "./dyn": { types: "./dyn.d.ts", default: "./dyn.js" },
+  });
+  for (const file of ["mod.js", "mod.d.ts", "dyn.js", "dyn.d.ts"]) {
+    assert.ok((await Deno.stat(new URL(file, dist))).isFile, file);
+  }
 });
 
 Deno.test("importing the core bundle in Node.js changes no global and starts no timer", async () => {

@@ -157,7 +157,13 @@ async function prepare(): Promise<void> {
   const importMap = new URL("import_map.json", work);
   await Deno.writeTextFile(
     importMap,
-    JSON.stringify({ imports: { ...config.imports, "@salvor/tools": new URL("dist/mod.js", root).href } }),
+    JSON.stringify({
+      imports: {
+        ...config.imports,
+        "@salvor/tools": new URL("dist/mod.js", root).href,
+        "@salvor/tools/dyn": new URL("dist/dyn.js", root).href,
+      },
+    }),
   );
   await bundle("tests/runtimes/edge.ts", "edge.js", ["--format=iife", `--import-map=${path(importMap)}`]);
 }

@@ -12,6 +12,7 @@ const conformance :Workerd.Worker = (
   modules = [
     (name = "worker.js", esModule = embed "../../.tools/conformance/worker.js"),
     (name = "@salvor/tools", esModule = embed "../../dist/mod.js"),
+    (name = "@salvor/tools/dyn", esModule = embed "../../dist/dyn.js"),
   ],
   compatibilityDate = "2026-11-01",
 );
