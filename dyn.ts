@@ -49,7 +49,15 @@ export {
   draftOf,
   type JsonSchemaDraft,
   type ParseResult,
+  type SchemaEngine,
   type SchemaValidation,
 } from "./src/core/schema/schema.ts";
+export type { CompiledPattern, PatternEngine } from "./src/core/schema/validator/patterns.ts";
+export { linearPatterns } from "./src/core/schema/validator/linear_patterns.ts";
+export {
+  DEFAULT_VALIDATOR_BUDGET,
+  SchemaBudgetError,
+  type ValidatorBudget,
+} from "./src/core/schema/validator/budget.ts";
 export { checkJsonValue, type LimitProblem } from "./src/core/common/limits.ts";
 export { boundDiagnostics, MAX_DIAGNOSTICS } from "./src/core/common/diagnostics.ts";

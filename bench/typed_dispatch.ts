@@ -37,7 +37,8 @@ type Dispatch = (json: string) => Promise<boolean>;
 export const FLOOR = "floor: JSON.parse + Valibot safeParse in/out";
 export const OURS = "ours: ToolSet.call";
 
-function handWritten(): Dispatch {
+/** A hand-written dispatch: JSON.parse, a hand-written check in and out, the handler. */
+export function handWritten(): Dispatch {
   return async (json) => {
     let value: unknown;
     try {

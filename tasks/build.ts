@@ -25,8 +25,8 @@ import { npmVersion } from "./_npm_version.ts";
 import { ts } from "./_typescript.ts";
 import { gzipSync } from "node:zlib";
 
-// 25 KB read strictly, as 25,000 bytes.
-const TARGET_GZIP_BYTES = 25_000;
+// 30 KB read strictly, as 30,000 bytes: the core with its own JSON Schema validator and the cfworker fallback.
+const TARGET_GZIP_BYTES = 30_000;
 
 const root = new URL("../", import.meta.url);
 const dist = new URL("dist/", root);

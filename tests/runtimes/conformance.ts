@@ -20,7 +20,7 @@ import {
   type TerminalEvent,
   ToolSet,
 } from "@salvor/tools";
-import { describeTool, type DynTool, toolFailure } from "@salvor/tools/dyn";
+import { compileSchema, describeTool, type DynTool, linearPatterns, toolFailure } from "@salvor/tools/dyn";
 import * as v from "valibot";
 
 /** What a harness prints, and whether it must fail the run. */
@@ -208,6 +208,33 @@ const checks: readonly Check[] = [
       const end = await fixture().tools.call({ id: "c1", name: "add", arguments: '{"a":2,"b":3}' });
       expectEqual(expectOutput(end), { sum: 5 }, "output");
       if (end.type === "output") expectEqual(end.result.content, [{ type: "text", text: '{"sum":5}' }], "content");
+    },
+  },
+  {
+    name: "compileSchema() runs a raw JSON Schema on the compiled engine (no eval) with sorted diagnostics",
+    run: () => {
+      const schema = compileSchema({
+        type: "object",
+        properties: { a: { type: "number" }, tags: { type: "array", items: { type: "string", pattern: "^[a-z]+$" } } },
+        required: ["a"],
+        additionalProperties: false,
+      });
+      expectEqual(schema.engine, "compiled", "engine");
+      expectEqual(schema.validate({ a: 1, tags: ["ok"] }), { ok: true }, "a valid value");
+      expectEqual(schema.validate({ tags: ["Bad", 2], extra: true }), {
+        ok: false,
+        diagnostics: [
+          { path: "/a", keyword: "required", message: 'Missing required property "a".' },
+          { path: "/extra", keyword: "additionalProperties", message: 'Property "extra" is not allowed.' },
+          { path: "/tags/0", keyword: "pattern", message: 'Expected a string matching the pattern "^[a-z]+$".' },
+          { path: "/tags/1", keyword: "type", message: "Expected a string but received an integer." },
+        ],
+        omitted: 0,
+      }, "diagnostics");
+      // The linear-time engine answers a pattern that backtracks exponentially in RegExp at once.
+      const untrusted = compileSchema({ type: "string", pattern: "^(a+)+$" }, { patterns: linearPatterns });
+      expectEqual(untrusted.engine, "compiled", "untrusted engine");
+      expectEqual(untrusted.validate(`${"a".repeat(40)}!`).ok, false, "^(a+)+$ on 40 characters");
     },
   },
   {

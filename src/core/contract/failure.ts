@@ -12,7 +12,11 @@ import { thrownField } from "../common/_describe_thrown.ts";
 
 /**
  * Why a call failed. `invalid_input` means the handler never ran;
- * `handler` means it ran and failed.
+ * `handler` means it ran and failed. `contract` means the tool broke the
+ * dispatch contract, or one of its schemas took more steps than its
+ * validation budget on a value (the schema is at fault, not the model's
+ * arguments, so it is never `invalid_input`, and it carries
+ * `retryable: false`: the same schema would cost as much again).
  */
 export type FailureKind =
   | "invalid_input"

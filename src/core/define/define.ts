@@ -11,6 +11,7 @@ import type { ExecutionEvent, Suspension } from "../contract/events.ts";
 import { failureFromThrown, toolFailure } from "../contract/failure.ts";
 import { type ResultValue, toToolResult } from "../contract/result.ts";
 import { compileSchema, type JsonSchema } from "../schema/schema.ts";
+import type { PatternEngine } from "../schema/validator/patterns.ts";
 import { describeTool, type ToolDescriptor, type ToolSpec } from "../contract/spec.ts";
 import { effectWarnings } from "../contract/effect.ts";
 import { SuspendRequest } from "../contract/suspend.ts";
@@ -502,20 +503,32 @@ export interface DefineJsonToolOptions<Input = unknown> extends ToolMetadata {
    * registered from memory: nothing is ever fetched. Keyed by that URI.
    */
   readonly remotes?: Readonly<Record<string, JsonSchema>>;
+  /**
+   * How `pattern` and `patternProperties` run in both schemas: the built-in
+   * `RegExp` by default. For a schema from outside (a user's, a server's),
+   * pass `linearPatterns` from `@salvor/tools/dyn`: nothing then backtracks,
+   * and a pattern it cannot express is refused here (see `compileSchema`).
+   */
+  readonly patterns?: PatternEngine;
+  /** `"annotate"` (default) ignores `format`; `"assert"` checks the common formats. */
+  readonly formats?: "annotate" | "assert";
   /** The handler; its input has passed `inputSchema`. */
   readonly run: Handler<Input, unknown>;
 }
 
 /**
- * Defines a tool from raw JSON Schema, validated by `@cfworker/json-schema`
- * (Draft 2020-12, or draft-07 when `$schema` says so). Both schemas are
- * checked and compiled now: a bad schema fails here, not at call time.
+ * Defines a tool from raw JSON Schema (Draft 2020-12, or draft-07 when
+ * `$schema` says so), compiled by `compileSchema` into closures, with
+ * `@cfworker/json-schema` as the fallback for what those do not implement.
+ * Both schemas are checked and compiled now: a bad schema (an invalid
+ * regular expression, `enum: 5`, `required: "name"`) fails here, not at
+ * call time.
  *
  * @param options The spec fields, the schemas and the handler.
  * @returns The tool, ready to register.
  * @throws {InvalidSpecError} When the spec or a schema is refused.
  *
- * @example
+ * @example Define, register and call
  * ```ts
  * import { defineJsonTool, ToolSet } from "@salvor/tools";
  * import assert from "node:assert/strict";
@@ -581,11 +594,11 @@ export function defineJsonTool<Input = unknown>(
     inputSchema: options.inputSchema,
     ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }),
   });
-  const remotes = options.remotes;
-  const input = compileSchema(descriptor.inputSchema, { label: "inputSchema", remotes });
+  const { remotes, patterns, formats } = options;
+  const input = compileSchema(descriptor.inputSchema, { label: "inputSchema", remotes, patterns, formats });
   const output = descriptor.outputSchema === undefined
     ? undefined
-    : compileSchema(descriptor.outputSchema, { label: "outputSchema", remotes });
+    : compileSchema(descriptor.outputSchema, { label: "outputSchema", remotes, patterns, formats });
   return handlerTool({
     descriptor,
     warnings: Object.freeze(effectWarnings(descriptor.effects)),

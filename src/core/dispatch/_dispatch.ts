@@ -10,6 +10,7 @@ import type { ParseResult } from "../schema/schema.ts";
 import type { ExecutionEvent, ProgressEvent, TerminalEvent, ToolEvent, ToolResult } from "../contract/events.ts";
 import { checkJsonValue, copyJsonValue, DEFAULT_LIMITS, type JsonLimits } from "../common/limits.ts";
 import { type CompiledSchema, compileSchema } from "../schema/schema.ts";
+import { SchemaBudgetError } from "../schema/validator/budget.ts";
 import type { ToolDescriptor } from "../contract/spec.ts";
 import { APPROVAL_RESUME_SCHEMA, type SuspendedCall } from "../contract/suspend.ts";
 import type { ApprovalDecision, ApprovalGate, ArgumentsProjection, CallOptions } from "./tool_call.ts";
@@ -25,6 +26,7 @@ import { type DirectRun, directRunOf } from "../define/_direct.ts";
 import {
   approvalGateFailed,
   contract,
+  costlySchema,
   deniedByPerson,
   failed,
   invalidInput,
@@ -148,7 +150,7 @@ function parseWith(
     : parseOutcome(parsed);
 }
 
-type ParseOutcome = ParseResult | { readonly broken: string };
+type ParseOutcome = ParseResult | { readonly broken: string } | { readonly costly: SchemaBudgetError };
 
 function parseOutcome(parsed: unknown): ParseOutcome {
   if (isRecord(parsed) && (parsed.ok === true || (parsed.ok === false && Array.isArray(parsed.diagnostics)))) {
@@ -158,6 +160,8 @@ function parseOutcome(parsed: unknown): ParseOutcome {
 }
 
 function threw(error: unknown): ParseOutcome {
+  // A schema over its step budget is the schema's fault, not a broken parser's.
+  if (error instanceof SchemaBudgetError) return { costly: error };
   return { broken: `threw: ${describeThrown(error)}` };
 }
 
@@ -172,6 +176,7 @@ function outputEvent(result: Record<string, unknown>, output: unknown): Terminal
 
 function parsedOutput(name: string, result: Record<string, unknown>, parsed: ParseOutcome): TerminalEvent {
   if ("broken" in parsed) return failed(contract(name, `parseOutput() ${parsed.broken}`));
+  if ("costly" in parsed) return failed(costlySchema(name, "output", parsed.costly));
   if (!parsed.ok) return failed(invalidOutput(name, parsed));
   return outputEvent(result, parsed.value);
 }
@@ -515,6 +520,7 @@ export class Dispatcher {
     const next = (outcome: ParseOutcome) => {
       const { name } = job.entry.descriptor;
       if ("broken" in outcome) return failed(contract(name, `parseResume() ${outcome.broken}`));
+      if ("costly" in outcome) return failed(costlySchema(name, "resume answer", outcome.costly));
       if (!outcome.ok) {
         return failed(refusedResume(`"${name}"`, "the answer does not meet the tool's resume schema", outcome));
       }
@@ -550,6 +556,7 @@ export class Dispatcher {
     if ("broken" in parsed) {
       return failed(contract(descriptor.name, `parseInput() ${parsed.broken}`));
     }
+    if ("costly" in parsed) return failed(costlySchema(descriptor.name, "arguments", parsed.costly));
     if (!parsed.ok) return failed(invalidInput(descriptor.name, parsed));
 
     let idempotencyKey = job.idempotencyKey ?? options.idempotencyKey;

@@ -167,6 +167,21 @@ export function contract(tool: string, what: string): ToolFailure {
   );
 }
 
+/**
+ * A schema whose validation of one value took more steps than its budget.
+ * The schema is at fault, not the value, so this is a `contract` failure
+ * that trying again cannot fix; its message names the schema, never the value.
+ */
+export function costlySchema(tool: string, what: "arguments" | "resume answer" | "output", error: Error): ToolFailure {
+  return toolFailure("contract", `Tool "${tool}" has a schema too costly to check its ${what}: ${error.message}`, {
+    modelText: `The tool "${tool}" cannot check its ${what}: its schema is too costly to evaluate${
+      what === "output" ? "; it ran and may have had side effects" : "; it did not run"
+    }. Do not call it again.`,
+    retryable: false,
+    uncertain: false,
+  });
+}
+
 /** A failure of the dispatcher itself: a bug, reported as a value. */
 export function unexpected(error: unknown): TerminalEvent {
   return failed(toolFailure("contract", `Dispatch failed unexpectedly: ${describeThrown(error)}`));

@@ -1,16 +1,23 @@
 /**
- * JSON Schema compilation and validation through `@cfworker/json-schema`,
- * which needs no `eval` and so runs on edge runtimes.
+ * JSON Schema compilation and validation with no `eval`, so it runs on edge
+ * runtimes: the compiled validator (`./validator/`) for 2020-12 and draft-07,
+ * `@cfworker/json-schema` as the fallback for what it does not implement.
  *
  * @module
  */
 
-import { type OutputUnit, type Schema, Validator } from "@cfworker/json-schema";
-import { boundDiagnostics, type Diagnostic, type DiagnosticReport } from "../common/diagnostics.ts";
+import type { DiagnosticReport } from "../common/diagnostics.ts";
+import { boundDiagnostics } from "../common/diagnostics.ts";
 import { InvalidSpecError } from "../common/errors.ts";
 import { checkJsonValue, DEFAULT_LIMITS, type JsonLimits } from "../common/limits.ts";
 import { appendPointer } from "../common/_json_pointer.ts";
 import { messageOfThrown } from "../common/_describe_thrown.ts";
+import type { ValidatorBudget } from "./validator/budget.ts";
+import { nativePatterns, type PatternEngine } from "./validator/patterns.ts";
+import { SchemaRefusal } from "./validator/refusal.ts";
+import { type CompiledValidator, compileValidator } from "./validator/validator.ts";
+import { walkSubschemas } from "./_subschemas.ts";
+import { compileFallback } from "./_cfworker.ts";
 
 /** A JSON Schema: an object or a boolean, as JSON carries it. */
 export type JsonSchema = boolean | { readonly [keyword: string]: unknown };
@@ -32,6 +39,28 @@ export interface CompileSchemaOptions {
   readonly limits?: JsonLimits;
   /** Names the schema in error messages, e.g. `inputSchema`. */
   readonly label?: string;
+  /**
+   * How `pattern` and `patternProperties` run. The default, the built-in
+   * `RegExp`, backtracks: fine for schemas the host wrote. A schema from
+   * outside (an MCP server's, a user's) takes `linearPatterns` from
+   * `@salvor/tools/dyn`, which never backtracks. Any engine but the default
+   * marks the schema untrusted: a pattern that engine cannot express is
+   * refused, never run another way, and so is a schema that needs the
+   * fallback validator while it holds a `pattern`, `patternProperties` or
+   * (with `formats: "assert"`) a `format`, since the fallback would run those
+   * with backtracking regular expressions.
+   */
+  readonly patterns?: PatternEngine;
+  /**
+   * `"annotate"` (the default, as 2020-12 says) ignores `format`; `"assert"`
+   * checks the common formats (date-time, email, uri, uuid, ...).
+   */
+  readonly formats?: "annotate" | "assert";
+  /**
+   * Bounds on the compiled size and on the steps one value's validation may
+   * take. Default 100,000 compiled schemas and 1,000,000 steps a value.
+   */
+  readonly budget?: ValidatorBudget;
 }
 
 /** The result of validating a value: valid, or the bounded diagnostics. */
@@ -44,17 +73,28 @@ export type ParseResult =
   | { readonly ok: true; readonly value: unknown }
   | ({ readonly ok: false } & DiagnosticReport);
 
+/**
+ * Which validator a compiled schema runs on: `compiled` (the closures of
+ * `./validator/`, with the step budget) or `fallback` (`@cfworker/json-schema`,
+ * for a draft or keyword the compiled validator does not implement).
+ */
+export type SchemaEngine = "compiled" | "fallback";
+
 /** A schema checked and compiled once, ready to validate many values. */
 export interface CompiledSchema {
   /** The draft the schema is validated as. */
   readonly draft: JsonSchemaDraft;
   /** The schema as compiled: a private deep copy of the one given. */
   readonly schema: JsonSchema;
+  /** Which validator runs it. */
+  readonly engine: SchemaEngine;
   /**
    * Validates a value that is already known to be plain JSON data.
    *
    * @param value The value; it is not changed.
    * @returns Valid, or at most 16 sorted diagnostics.
+   * @throws {SchemaBudgetError} When the value takes more steps than the
+   * budget: the schema's cost multiplies, the value is not at fault.
    */
   validate(value: unknown): SchemaValidation;
 }
@@ -84,37 +124,6 @@ export function draftOf(schema: JsonSchema): JsonSchemaDraft {
   return "2020-12";
 }
 
-// Keywords whose value is a schema, an array of schemas, or a map of schemas.
-// Everything else (const, enum, default, examples, ...) is data and not walked.
-const SCHEMA_VALUED = new Set([
-  "additionalItems",
-  "unevaluatedItems",
-  "items",
-  "contains",
-  "additionalProperties",
-  "unevaluatedProperties",
-  "propertyNames",
-  "not",
-  "if",
-  "then",
-  "else",
-]);
-const SCHEMA_ARRAYS = new Set([
-  "prefixItems",
-  "items",
-  "allOf",
-  "anyOf",
-  "oneOf",
-]);
-const SCHEMA_MAPS = new Set([
-  "$defs",
-  "definitions",
-  "properties",
-  "patternProperties",
-  "dependentSchemas",
-  "dependencies",
-]);
-
 // Resolves relative `$id` and `$ref` values without naming any real host.
 const ROOT_BASE = "salvor:/root";
 
@@ -141,65 +150,28 @@ interface Reference {
 
 /** Collects the schema resources a document (the schema or its `remote`) embeds and every reference it makes. */
 function collectReferences(
-  schema: unknown,
+  document: unknown,
   base: string,
-  path: string,
   resources: Set<string>,
   references: Reference[],
   remote?: string,
 ): void {
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
-    return;
-  }
-  const node = schema as Record<string, unknown>;
-  if (typeof node.$id === "string") {
-    const resolved = resolveUri(node.$id, base);
-    if (resolved) {
-      base = withoutFragment(resolved);
-      resources.add(base);
-    }
-  }
-  for (const keyword of ["$ref", "$dynamicRef", "$recursiveRef"]) {
-    const ref = node[keyword];
-    if (typeof ref === "string") {
-      references.push({
-        ref,
-        resolved: resolveUri(ref, base),
-        path: appendPointer(path, keyword),
-        remote,
-      });
-    }
-  }
-  for (const [keyword, value] of Object.entries(node)) {
-    const at = appendPointer(path, keyword);
-    if (SCHEMA_ARRAYS.has(keyword) && Array.isArray(value)) {
-      value.forEach((item, i) =>
-        collectReferences(
-          item,
-          base,
-          appendPointer(at, String(i)),
-          resources,
-          references,
-          remote,
-        )
-      );
-    } else if (
-      SCHEMA_MAPS.has(keyword) && typeof value === "object" && value !== null
-    ) {
-      for (const [name, item] of Object.entries(value)) {
-        collectReferences(
-          item,
-          base,
-          appendPointer(at, name),
-          resources,
-          references,
-          remote,
-        );
+  walkSubschemas(document, base, (node, path, base) => {
+    if (typeof node.$id === "string") {
+      const resolved = resolveUri(node.$id, base);
+      if (resolved) {
+        base = withoutFragment(resolved);
+        resources.add(base);
       }
-    } else if (SCHEMA_VALUED.has(keyword)) {
-      collectReferences(value, base, at, resources, references, remote);
     }
-  }
+    for (const keyword of ["$ref", "$dynamicRef", "$recursiveRef"]) {
+      const ref = node[keyword];
+      if (typeof ref === "string") {
+        references.push({ ref, resolved: resolveUri(ref, base), path: appendPointer(path, keyword), remote });
+      }
+    }
+    return base;
+  });
 }
 
 /**
@@ -214,12 +186,12 @@ function findExternalReference(
 ): Reference | undefined {
   const resources = new Set([ROOT_BASE]);
   const references: Reference[] = [];
-  collectReferences(schema, ROOT_BASE, "", resources, references);
+  collectReferences(schema, ROOT_BASE, resources, references);
   for (const [uri, remote] of Object.entries(remotes)) {
     // Resolving the URI may normalise it (a host's case, an empty path).
     const base = withoutFragment(resolveUri(uri, ROOT_BASE) ?? uri);
     resources.add(withoutFragment(uri)).add(base);
-    collectReferences(remote, base, "", resources, references, uri);
+    collectReferences(remote, base, resources, references, uri);
   }
   return references.find(({ resolved }) => resolved === undefined || !resources.has(withoutFragment(resolved)));
 }
@@ -247,85 +219,30 @@ function checkDocument(document: unknown, label: string, limits: JsonLimits, rem
   }
 }
 
-// cfworker reports a failing applicator and then the failures inside it; the
-// inner ones say what is wrong, so the wrappers are dropped.
-const WRAPPER_KEYWORDS = new Set([
-  "properties",
-  "patternProperties",
-  "additionalProperties",
-  "unevaluatedProperties",
-  "propertyNames",
-  "items",
-  "prefixItems",
-  "additionalItems",
-  "unevaluatedItems",
-  "contains",
-  "$ref",
-  "$dynamicRef",
-  "$recursiveRef",
-  "allOf",
-  "if",
-  "then",
-  "else",
-  "dependentSchemas",
-  "dependencies",
-]);
-const REQUIRED_PROPERTY = /^Instance does not have required property "(.*)"\.$/;
-
-function instancePointer(location: string): string {
-  // cfworker writes `#` or `#/a/b`, percent-encoding nothing beyond RFC 6901.
-  return location.startsWith("#") ? location.slice(1) : location;
-}
-
-/** Turns cfworker's output units into diagnostics with JSON Pointer paths. */
-function diagnosticsFromCfworker(errors: readonly OutputUnit[]): Diagnostic[] {
-  const diagnostics: Diagnostic[] = [];
-  errors.forEach((unit, i) => {
-    const path = instancePointer(unit.instanceLocation);
-    if (unit.keyword === "false") {
-      // A `false` schema is usually `additionalProperties: false`, reported by
-      // the wrapper just before it.
-      const wrapper = errors[i - 1]?.keyword;
-      const keyword = wrapper && WRAPPER_KEYWORDS.has(wrapper) ? wrapper : "false";
-      const name = path.slice(path.lastIndexOf("/") + 1).replaceAll("~1", "/")
-        .replaceAll("~0", "~");
-      const message = keyword === "additionalProperties" ||
-          keyword === "unevaluatedProperties"
-        ? `Property "${name}" is not allowed.`
-        : keyword === "additionalItems" || keyword === "unevaluatedItems" ||
-            keyword === "items"
-        ? "This item is not allowed."
-        : "No value is allowed here.";
-      diagnostics.push({ path, keyword, message });
-      return;
-    }
-    if (WRAPPER_KEYWORDS.has(unit.keyword)) return;
-    const missing = unit.keyword === "required" ? REQUIRED_PROPERTY.exec(unit.error) : null;
-    if (missing) {
-      diagnostics.push({
-        path: appendPointer(path, missing[1]),
-        keyword: "required",
-        message: `Missing required property "${missing[1]}".`,
-      });
-      return;
-    }
-    diagnostics.push({ path, keyword: unit.keyword, message: unit.error });
-  });
-  return diagnostics;
-}
-
 /**
  * Checks and compiles a JSON Schema for validation: it and each of its
  * remotes must be a JSON Schema object (or boolean) within the limits, and
- * every `$ref` must resolve inside them. Compilation reads no file
- * and no network. The schema given is copied, never changed.
+ * every `$ref` must resolve inside them. A 2020-12 or draft-07 schema is
+ * compiled into closures (`engine: "compiled"`); a malformed one (an invalid
+ * regular expression, `enum: 5`, `required: "name"`, ...) is refused. A
+ * schema using what the compiled validator does not implement (another
+ * draft, `$recursiveRef`, `$vocabulary`, a pattern valid only without the
+ * `u` flag) is validated by `@cfworker/json-schema` (`engine: "fallback"`),
+ * which reads malformed keywords leniently. `$dynamicRef`, and an asserted
+ * format neither implements, are refused: the fallback would accept values
+ * the schema forbids. Compilation reads no file and no network; the schema
+ * given is copied, never changed.
  *
  * @param schema The schema.
- * @param options Remotes, draft, limits and a label for messages.
+ * @param options Remotes, draft, limits, a label for messages, the pattern
+ * engine, format assertion and the budget.
  * @returns The compiled schema.
  * @throws {InvalidSpecError} When the schema or one of its remotes (named by
- * its URI) is too large or deep, not JSON, not a schema, or has an external
- * reference.
+ * its URI) is too large or deep, not JSON, not a schema, malformed, over the
+ * compiled-size budget, has an external reference, uses `$dynamicRef` or
+ * asserts a format not implemented; or, for an untrusted
+ * schema (see `patterns`), holds a pattern the engine cannot express or
+ * needs the fallback while holding a pattern or an asserted format.
  *
  * @example Validate a value and read the diagnostics
  * ```ts
@@ -337,10 +254,20 @@ function diagnosticsFromCfworker(errors: readonly OutputUnit[]): Diagnostic[] {
  *   properties: { path: { type: "string" } },
  *   required: ["path"],
  * });
+ * assert.equal(schema.engine, "compiled");
  * assert.deepEqual(schema.validate({ path: "a.txt" }), { ok: true });
  * const result = schema.validate({});
  * assert.equal(result.ok, false);
  * if (!result.ok) assert.equal(result.diagnostics[0].path, "/path");
+ * ```
+ *
+ * @example A malformed schema is refused, not ignored
+ * ```ts
+ * import { compileSchema } from "@salvor/tools/dyn";
+ * import { InvalidSpecError } from "@salvor/tools";
+ * import assert from "node:assert/strict";
+ *
+ * assert.throws(() => compileSchema({ type: "object", required: "name" }), InvalidSpecError);
  * ```
  */
 export function compileSchema(
@@ -365,44 +292,90 @@ export function compileSchema(
     );
   }
   const draft = options.draft ?? draftOf(schema);
-  // cfworker annotates the schemas it is given, so it gets private copies.
-  const own = structuredClone(schema) as JsonSchema;
-  let validator: Validator;
-  try {
-    validator = new Validator(own as Schema, draft, false);
-    for (const [uri, remote] of Object.entries(remotes)) {
-      validator.addSchema(structuredClone(remote) as Schema, uri);
+  const assertFormats = options.formats === "assert";
+  const copy = structuredClone(schema) as JsonSchema;
+  const untrusted = options.patterns !== undefined && options.patterns !== nativePatterns;
+  // Why the fallback runs the schema: the compiled validator's refusal, or a draft it does not compile.
+  let why = `the draft ${draft} is not compiled`;
+  if (draft === "2020-12" || draft === "7") {
+    let refusal: SchemaRefusal;
+    try {
+      // The validator reads the schema it is given for as long as it lives: a private copy.
+      const validator = compileValidator(structuredClone(schema), {
+        draft,
+        remotes,
+        patterns: options.patterns,
+        formats: options.formats,
+        budget: options.budget,
+        label,
+      });
+      return compiled(draft, copy, validator);
+    } catch (error) {
+      if (!(error instanceof SchemaRefusal)) throw error;
+      refusal = error;
     }
+    const message = refusal.message.replace(/^Cannot compile the schema/, `Cannot compile the ${label}`);
+    // The fallback cannot stand in where it would accept values the schema forbids: a
+    // format asked to be asserted that it ignores, or dynamic references, which it resolves
+    // wrongly (the JSON Schema Test Suite's dynamicRef cases show it).
+    const unsound = refusal.reason === "format" || refusal.keyword === "$dynamicRef";
+    if (refusal.kind === "invalid" || unsound || (untrusted && refusal.reason === "pattern")) {
+      throw new InvalidSpecError(message, { path: refusal.pointer });
+    }
+    why = message.replace(/^Cannot compile the .*? as /, "");
+  }
+  if (untrusted) {
+    const backtracking = findBacktracking(schema, remotes, assertFormats);
+    if (backtracking) {
+      throw new InvalidSpecError(
+        `Cannot compile the ${label} as it needs the fallback validator (${why}) and "${backtracking.keyword}" at ${backtracking.path} would run there with a backtracking regular expression: untrusted schemas never do`,
+        { path: backtracking.path },
+      );
+    }
+  }
+  let validate: (value: unknown) => SchemaValidation;
+  try {
+    validate = compileFallback(schema, draft, remotes, assertFormats);
   } catch (error) {
     throw new InvalidSpecError(
       `Cannot compile the ${label}: ${messageOfThrown(error)}`,
       { path: "" },
     );
   }
-  const copy = structuredClone(schema) as JsonSchema;
+  return { draft, schema: copy, engine: "fallback", validate };
+}
+
+function compiled(draft: JsonSchemaDraft, schema: JsonSchema, validator: CompiledValidator): CompiledSchema {
   return {
     draft,
-    schema: copy,
+    schema,
+    engine: "compiled",
     validate(value: unknown): SchemaValidation {
-      let result;
-      try {
-        result = validator.validate(value);
-      } catch (error) {
-        // cfworker throws on a reference it cannot resolve at validation time.
-        const message = messageOfThrown(error);
-        return {
-          ok: false,
-          diagnostics: [{ path: "", keyword: "$ref", message }],
-          omitted: 0,
-        };
-      }
-      if (result.valid) return VALID;
-      return {
-        ok: false,
-        ...boundDiagnostics(diagnosticsFromCfworker(result.errors)),
-      };
+      // A valid value is answered by the boolean check alone; only a failing one is walked again for diagnostics.
+      if (validator.isValid(value)) return VALID;
+      return { ok: false, ...boundDiagnostics(validator.diagnose(value)) };
     },
   };
+}
+
+/** Where a document (the schema or a remote, by URI) uses a keyword the fallback would run with backtracking. */
+function findBacktracking(
+  schema: JsonSchema,
+  remotes: Readonly<Record<string, JsonSchema>>,
+  assertFormats: boolean,
+): { keyword: string; path: string } | undefined {
+  const keywords = assertFormats ? ["pattern", "patternProperties", "format"] : ["pattern", "patternProperties"];
+  let found: { keyword: string; path: string } | undefined;
+  for (
+    const [prefix, document] of [["", schema], ...Object.entries(remotes).map(([uri, remote]) => [`${uri}#`, remote])]
+  ) {
+    walkSubschemas(document, undefined, (node, path) => {
+      const keyword = keywords.find((name) => name in node);
+      if (keyword !== undefined) found ??= { keyword, path: `${prefix}${appendPointer(path, keyword)}` };
+    });
+    if (found) return found;
+  }
+  return undefined;
 }
 
 const VALID: SchemaValidation = Object.freeze({ ok: true });

@@ -1,6 +1,7 @@
 // The JSON Schema validator handed to the MCP SDK's client, so it never
-// builds its default Ajv validator. It goes through the core's compiler:
-// cfworker, with the draft a schema declares, and no external references.
+// builds its default Ajv validator. It goes through the core's compiler, as
+// for an untrusted schema: patterns on the linear-time engine, a step budget,
+// the draft a schema declares, and no external references.
 
 import type {
   JsonSchemaType,
@@ -8,6 +9,7 @@ import type {
   jsonSchemaValidator,
 } from "@modelcontextprotocol/sdk/validation/types";
 import { compileSchema, type JsonSchema } from "../../core/schema/schema.ts";
+import { linearPatterns } from "../../core/schema/validator/linear_patterns.ts";
 
 function refuse(message: string): () => { valid: false; data: undefined; errorMessage: string } {
   return () => ({ valid: false, data: undefined, errorMessage: message });
@@ -18,12 +20,18 @@ export const cfworkerValidator: jsonSchemaValidator = {
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
     let compiled;
     try {
-      compiled = compileSchema(schema as JsonSchema);
+      compiled = compileSchema(schema as JsonSchema, { patterns: linearPatterns });
     } catch (error) {
       return refuse(error instanceof Error ? error.message : String(error));
     }
     return (input) => {
-      const outcome = compiled.validate(input);
+      let outcome;
+      try {
+        outcome = compiled.validate(input);
+      } catch (error) {
+        // Over the step budget: the schema is at fault, and the value is refused.
+        return refuse(error instanceof Error ? error.message : String(error))();
+      }
       if (outcome.ok) return { valid: true, data: input as T, errorMessage: undefined };
       const first = outcome.diagnostics[0];
       return { valid: false, data: undefined, errorMessage: `${first.path || "(value)"}: ${first.message}` };

@@ -23,6 +23,7 @@ import type { DynTool, ToolContext, ValidatedInvocation } from "../../core/contr
 import type { ExecutionEvent } from "../../core/contract/events.ts";
 import { type ToolFailure, toolFailure } from "../../core/contract/failure.ts";
 import { compileSchema } from "../../core/schema/schema.ts";
+import { linearPatterns } from "../../core/schema/validator/linear_patterns.ts";
 import { describeTool, type ToolDescriptor } from "../../core/contract/spec.ts";
 import { markChecked } from "../../core/define/_checked.ts";
 import { parserFor } from "../../core/define/_parser.ts";
@@ -239,12 +240,19 @@ class McpServerTool implements McpTool {
     this.server = connection.name;
     this.toolName = tool.name;
     this.annotations = tool.annotations;
+    // A server's schemas are untrusted: their patterns run on the linear-time engine.
     this.parseInput = parserFor(
-      compileSchema(descriptor.inputSchema, { label: `input schema of "${descriptor.name}"` }),
+      compileSchema(descriptor.inputSchema, {
+        label: `input schema of "${descriptor.name}"`,
+        patterns: linearPatterns,
+      }),
     );
-    this.parseOutput = descriptor.outputSchema === undefined
-      ? undefined
-      : parserFor(compileSchema(descriptor.outputSchema, { label: `output schema of "${descriptor.name}"` }));
+    this.parseOutput = descriptor.outputSchema === undefined ? undefined : parserFor(
+      compileSchema(descriptor.outputSchema, {
+        label: `output schema of "${descriptor.name}"`,
+        patterns: linearPatterns,
+      }),
+    );
     markChecked(this);
   }
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { InvalidSpecError, type JsonSchema } from "../../../mod.ts";
-import { compileSchema, draftOf } from "../../../dyn.ts";
+import { defineJsonTool, InvalidSpecError, type JsonSchema } from "../../../mod.ts";
+import { compileSchema, draftOf, linearPatterns } from "../../../dyn.ts";
 
 function paths(schema: JsonSchema, value: unknown): string[] {
   const result = compileSchema(schema).validate(value);
@@ -117,9 +117,20 @@ Deno.test("compileSchema() checks each remote as it checks the schema, naming th
   assert.equal(compiled.validate({ n: "1", b: 1 }).ok, false);
 });
 
-Deno.test("compileSchema() fails closed, without throwing, on an internal reference that does not resolve", () => {
-  const compiled = compileSchema({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } });
-  const result = compiled.validate({ a: 1 });
+Deno.test("compileSchema() refuses an internal reference that does not resolve; the fallback fails closed on one", () => {
+  assert.throws(
+    () => compileSchema({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } }),
+    (error) => error instanceof InvalidSpecError && /"#\/\$defs\/missing"/.test(error.message),
+  );
+  // $recursiveRef takes the schema to the fallback, which reads references only when it validates.
+  const fallback = compileSchema({
+    $schema: "https://json-schema.org/draft/2019-09/schema",
+    $recursiveAnchor: true,
+    type: "object",
+    properties: { a: { $ref: "#/$defs/missing" } },
+  });
+  assert.equal(fallback.engine, "fallback");
+  const result = fallback.validate({ a: 1 });
   assert.equal(result.ok, false);
   if (!result.ok) assert.equal(result.diagnostics[0].keyword, "$ref");
 });
@@ -182,4 +193,111 @@ Deno.test("compileSchema() reports at most 16 diagnostics and counts the rest", 
   assert.equal(result.diagnostics.length, 16);
   assert.equal(result.omitted, 24);
   assert.deepEqual(result.diagnostics.map((d) => d.path), Array.from({ length: 16 }, (_, i) => `/${i}`));
+});
+
+const MALFORMED: [string, JsonSchema, RegExp][] = [
+  [
+    "an invalid regular expression",
+    { type: "object", properties: { a: { type: "string", pattern: "([a-z" } } },
+    /"pattern" at \/properties\/a\/pattern must be a regular expression/,
+  ],
+  ["enum: 5", { type: "object", properties: { a: { enum: 5 } } }, /"enum" at \/properties\/a\/enum must be an array/],
+  ["allOf: 5", { type: "object", allOf: 5 }, /"allOf" at \/allOf must be a non-empty array of schemas/],
+  ['required: "name"', { type: "object", required: "name" }, /"required" at \/required must be an array/],
+  [
+    "draft-04's boolean exclusiveMinimum",
+    { type: "object", properties: { n: { type: "number", minimum: 0, exclusiveMinimum: true } } },
+    /"exclusiveMinimum" at \/properties\/n\/exclusiveMinimum must be a number/,
+  ],
+];
+
+for (const [what, schema, message] of MALFORMED) {
+  Deno.test(`compileSchema() and defineJsonTool() refuse a schema with ${what}, naming the keyword`, () => {
+    assert.throws(
+      () => compileSchema(schema, { label: "inputSchema" }),
+      (error) => error instanceof InvalidSpecError && message.test(error.message),
+    );
+    assert.throws(
+      () => defineJsonTool({ name: "t", description: "A tool.", inputSchema: schema, effects: [], run: () => ({}) }),
+      (error) =>
+        error instanceof InvalidSpecError && message.test(error.message) &&
+        error.message.startsWith("Cannot compile the inputSchema as"),
+    );
+  });
+}
+
+Deno.test("compileSchema() compiles 2020-12 and draft-07 schemas and leaves other drafts and $recursiveRef to the fallback", () => {
+  assert.equal(compileSchema({ type: "object" }).engine, "compiled");
+  assert.equal(
+    compileSchema({ $schema: "http://json-schema.org/draft-07/schema#", type: "object" }).engine,
+    "compiled",
+  );
+  const draft4 = compileSchema({
+    $schema: "http://json-schema.org/draft-04/schema#",
+    maximum: 5,
+    exclusiveMaximum: true,
+  });
+  assert.equal(draft4.engine, "fallback");
+  assert.equal(draft4.validate(5).ok, false);
+  assert.deepEqual(draft4.validate(4), { ok: true });
+  const recursive = compileSchema({
+    $schema: "https://json-schema.org/draft/2019-09/schema",
+    $recursiveAnchor: true,
+    items: { $recursiveRef: "#" },
+  });
+  assert.equal(recursive.engine, "fallback");
+});
+
+Deno.test("compileSchema() refuses $dynamicRef, which the fallback would resolve unsoundly", () => {
+  assert.throws(
+    () => compileSchema({ $dynamicAnchor: "node", items: { $dynamicRef: "#node" } }),
+    (error) => error instanceof InvalidSpecError && /"\$dynamicRef" at \/items\/\$dynamicRef/.test(error.message),
+  );
+});
+
+Deno.test("compileSchema() treats format as an annotation unless asked to assert it, on either path", () => {
+  const schema: JsonSchema = { type: "string", format: "date" };
+  assert.deepEqual(compileSchema(schema).validate("not a date"), { ok: true });
+  const asserted = compileSchema(schema, { formats: "assert" }).validate("not a date");
+  assert.equal(asserted.ok === false && asserted.diagnostics[0].keyword, "format");
+  // The fallback (cfworker) always asserts formats, so annotate strips them from its copy.
+  const draft4 = { $schema: "http://json-schema.org/draft-04/schema#", type: "string", format: "date" };
+  assert.deepEqual(compileSchema(draft4).validate("not a date"), { ok: true });
+  assert.equal(compileSchema(draft4, { formats: "assert" }).validate("not a date").ok, false);
+  // A format neither validator asserts is refused rather than silently accepted.
+  assert.throws(() => compileSchema({ type: "string", format: "idn-email" }, { formats: "assert" }), InvalidSpecError);
+});
+
+Deno.test("compileSchema() with an engine other than RegExp refuses a fallback schema holding a pattern or asserted format", () => {
+  const fallback = (extra: Record<string, unknown>) => ({
+    $schema: "http://json-schema.org/draft-04/schema#",
+    type: "object",
+    properties: { a: { type: "string", ...extra } },
+  });
+  for (const [extra, keyword] of [[{ pattern: "^a+$" }, "pattern"], [{ format: "email" }, "format"]] as const) {
+    assert.equal(compileSchema(fallback(extra), { formats: "assert" }).engine, "fallback");
+    assert.throws(
+      () => compileSchema(fallback(extra), { patterns: linearPatterns, formats: "assert" }),
+      (error) =>
+        error instanceof InvalidSpecError && error.message.includes(`"${keyword}" at /properties/a/${keyword}`) &&
+        error.message.includes("backtracking"),
+    );
+  }
+  // Formats that are annotations never run, and a pattern-free fallback schema is fine.
+  assert.equal(compileSchema(fallback({ format: "email" }), { patterns: linearPatterns }).engine, "fallback");
+  // The same keywords in data (a const) are not keywords.
+  assert.equal(compileSchema(fallback({ const: { pattern: "x" } }), { patterns: linearPatterns }).engine, "fallback");
+});
+
+Deno.test("compileSchema() with linearPatterns compiles expressible patterns and refuses the rest, naming the pattern", () => {
+  const schema = (pattern: string): JsonSchema => ({ type: "string", pattern });
+  const compiled = compileSchema(schema("^(a+)+$"), { patterns: linearPatterns });
+  assert.equal(compiled.engine, "compiled");
+  assert.equal(compiled.validate(`${"a".repeat(40)}!`).ok, false);
+  assert.throws(
+    () => compileSchema(schema("(?<=a)b"), { patterns: linearPatterns }),
+    (error) => error instanceof InvalidSpecError && error.message.includes('the pattern "(?<=a)b" at /pattern'),
+  );
+  // The host's own schemas keep RegExp, lookarounds included.
+  assert.equal(compileSchema(schema("(?<=a)b")).engine, "compiled");
 });

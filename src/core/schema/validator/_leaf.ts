@@ -2,8 +2,7 @@
 // parent checks its leaf children through one shared function, which the
 // engine can inline, instead of one closure call per child.
 
-import type { Check } from "./_node.ts";
-import { codePoints } from "./_parts.ts";
+import { codePoints } from "./_code_points.ts";
 
 // Keywords a leaf may hold besides its checks: they never affect the verdict.
 const INERT = new Set([
@@ -121,7 +120,7 @@ export function readLeaf(schema: Record<string, unknown>, formatIsInert: boolean
   }
 }
 
-/** The check of a leaf on its own. */
-export function leafCheck(leaf: Leaf): Check {
+/** The check of a leaf on its own (a `Check` that ignores annotations). */
+export function leafCheck(leaf: Leaf): (value: unknown) => boolean {
   return (value) => matchesLeaf(leaf, value);
 }

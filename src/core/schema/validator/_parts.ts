@@ -7,6 +7,7 @@ import { SchemaRefusal } from "./refusal.ts";
 import { canonicalJson, jsonDepth, jsonEqual } from "./_json_equal.ts";
 import { isObject, type Part, push } from "./_node.ts";
 import { MAX_SCHEMA_DEPTH } from "./_refs.ts";
+import { codePoints } from "./_code_points.ts";
 
 /** The refusal for a keyword whose value is not what the keyword takes. */
 export function malformed(
@@ -190,22 +191,6 @@ export function multipleOfPart(divisor: unknown, location: string): Part {
     const nearest = Math.round(quotient);
     return Math.abs(quotient - nearest) <= Number.EPSILON * 8 * Math.max(1, Math.abs(quotient));
   }, `Expected a multiple of ${divisor}.`);
-}
-
-/** The length of a string in code points, as JSON Schema counts it. */
-export function codePoints(text: string): number {
-  let count = text.length;
-  for (let i = 0; i < text.length - 1; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        count--;
-        i++;
-      }
-    }
-  }
-  return count;
 }
 
 /** `minLength` and `maxLength`; the UTF-16 length decides without counting when it can. */

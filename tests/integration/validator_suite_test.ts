@@ -3,12 +3,12 @@
 // the suite says, except the known failures listed with their reasons.
 
 import assert from "node:assert/strict";
-import { type CompiledValidator, compileValidator } from "../../../src/core/schema/validator/validator.ts";
-import { SchemaRefusal } from "../../../src/core/schema/validator/refusal.ts";
+import { type CompiledValidator, compileValidator } from "../../src/core/schema/validator/validator.ts";
+import { SchemaRefusal } from "../../src/core/schema/validator/refusal.ts";
 
 const SUITE = Deno.env.get("SALVOR_JSON_SCHEMA_SUITE");
 const KNOWN_FAILURES: Record<string, string> = JSON.parse(
-  await Deno.readTextFile(new URL("./suite_known_failures.json", import.meta.url)),
+  await Deno.readTextFile(new URL("./validator_suite_known_failures.json", import.meta.url)),
 );
 
 interface SuiteGroup {
@@ -106,8 +106,8 @@ Deno.test({
     }
     const unexpected = [...failures].filter(([key]) => !Object.hasOwn(KNOWN_FAILURES, key));
     const fixed = Object.keys(KNOWN_FAILURES).filter((key) => !failures.has(key));
-    assert.deepEqual(unexpected, [], "failures not in suite_known_failures.json");
-    assert.deepEqual(fixed, [], "known failures that now pass: remove them from suite_known_failures.json");
+    assert.deepEqual(unexpected, [], "failures not in validator_suite_known_failures.json");
+    assert.deepEqual(fixed, [], "known failures that now pass: remove them from validator_suite_known_failures.json");
     // A wrong accept is only tolerated in optional tests, each with its reason.
     const wrongRequired = [...failures].filter(([key, kind]) => kind === "wrong accept" && !key.includes("/optional/"));
     assert.deepEqual(wrongRequired, []);

@@ -1,0 +1,119 @@
+// The fallback validator: `@cfworker/json-schema`, for the schemas the
+// compiled validator does not implement (drafts other than 2020-12 and
+// draft-07, `$dynamicRef`, `$recursiveRef`), and as the oracle its tests
+// compare with. Its errors are normalised to the core's diagnostics.
+
+import { type OutputUnit, type Schema, Validator } from "@cfworker/json-schema";
+import { boundDiagnostics, type Diagnostic, type DiagnosticReport } from "../common/diagnostics.ts";
+import { appendPointer } from "../common/_json_pointer.ts";
+import { walkSubschemas } from "./_subschemas.ts";
+
+/** What the fallback says of one value: valid, or the bounded diagnostics. */
+export type FallbackVerdict = { readonly ok: true } | ({ readonly ok: false } & DiagnosticReport);
+
+/**
+ * Compiles a schema with cfworker. cfworker always asserts `format`, so when
+ * formats are annotations its copies lose their `format` keywords.
+ *
+ * @throws {Error} cfworker's own error for a schema it cannot read.
+ */
+export function compileFallback(
+  schema: unknown,
+  draft: "2020-12" | "2019-09" | "7" | "4",
+  remotes: Readonly<Record<string, unknown>>,
+  assertFormats: boolean,
+): (value: unknown) => FallbackVerdict {
+  // cfworker annotates the schemas it is given, so it gets private copies.
+  const own = (document: unknown) => {
+    const copy = structuredClone(document);
+    if (!assertFormats) {
+      walkSubschemas(copy, undefined, (node) => {
+        if (typeof node.format === "string") delete node.format;
+      });
+    }
+    return copy as Schema;
+  };
+  const validator = new Validator(own(schema), draft, false);
+  for (const [uri, remote] of Object.entries(remotes)) validator.addSchema(own(remote), uri);
+  return (value) => {
+    let result;
+    try {
+      result = validator.validate(value);
+    } catch (error) {
+      // cfworker throws on a reference it cannot resolve at validation time.
+      const message = error instanceof Error ? error.message : String(error);
+      return { ok: false, diagnostics: [{ path: "", keyword: "$ref", message }], omitted: 0 };
+    }
+    if (result.valid) return VALID;
+    return { ok: false, ...boundDiagnostics(diagnosticsFromCfworker(result.errors)) };
+  };
+}
+
+const VALID = Object.freeze({ ok: true as const });
+
+// cfworker reports a failing applicator and then the failures inside it; the
+// inner ones say what is wrong, so the wrappers are dropped.
+const WRAPPER_KEYWORDS = new Set([
+  "properties",
+  "patternProperties",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "propertyNames",
+  "items",
+  "prefixItems",
+  "additionalItems",
+  "unevaluatedItems",
+  "contains",
+  "$ref",
+  "$dynamicRef",
+  "$recursiveRef",
+  "allOf",
+  "if",
+  "then",
+  "else",
+  "dependentSchemas",
+  "dependencies",
+]);
+const REQUIRED_PROPERTY = /^Instance does not have required property "(.*)"\.$/;
+
+function instancePointer(location: string): string {
+  // cfworker writes `#` or `#/a/b`, percent-encoding nothing beyond RFC 6901.
+  return location.startsWith("#") ? location.slice(1) : location;
+}
+
+/** Turns cfworker's output units into diagnostics with JSON Pointer paths. */
+function diagnosticsFromCfworker(errors: readonly OutputUnit[]): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  errors.forEach((unit, i) => {
+    const path = instancePointer(unit.instanceLocation);
+    if (unit.keyword === "false") {
+      // A `false` schema is usually `additionalProperties: false`, reported by
+      // the wrapper just before it.
+      const wrapper = errors[i - 1]?.keyword;
+      const keyword = wrapper && WRAPPER_KEYWORDS.has(wrapper) ? wrapper : "false";
+      const name = path.slice(path.lastIndexOf("/") + 1).replaceAll("~1", "/")
+        .replaceAll("~0", "~");
+      const message = keyword === "additionalProperties" ||
+          keyword === "unevaluatedProperties"
+        ? `Property "${name}" is not allowed.`
+        : keyword === "additionalItems" || keyword === "unevaluatedItems" ||
+            keyword === "items"
+        ? "This item is not allowed."
+        : "No value is allowed here.";
+      diagnostics.push({ path, keyword, message });
+      return;
+    }
+    if (WRAPPER_KEYWORDS.has(unit.keyword)) return;
+    const missing = unit.keyword === "required" ? REQUIRED_PROPERTY.exec(unit.error) : null;
+    if (missing) {
+      diagnostics.push({
+        path: appendPointer(path, missing[1]),
+        keyword: "required",
+        message: `Missing required property "${missing[1]}".`,
+      });
+      return;
+    }
+    diagnostics.push({ path, keyword: unit.keyword, message: unit.error });
+  });
+  return diagnostics;
+}

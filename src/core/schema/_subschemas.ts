@@ -1,0 +1,57 @@
+// Walks the subschemas of a JSON Schema document keyword by keyword, so that
+// a check reading keywords ($ref, pattern, format) never mistakes data
+// (const, enum, default, a property's name) for a schema.
+
+import { appendPointer } from "../common/_json_pointer.ts";
+
+// Keywords whose value is a schema, an array of schemas, or a map of schemas,
+// in any draft the core reads. Everything else is data and not walked.
+const SCHEMA_VALUED = new Set([
+  "additionalItems",
+  "unevaluatedItems",
+  "items",
+  "contains",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "propertyNames",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contentSchema",
+]);
+const SCHEMA_ARRAYS = new Set(["prefixItems", "items", "allOf", "anyOf", "oneOf"]);
+const SCHEMA_MAPS = new Set([
+  "$defs",
+  "definitions",
+  "properties",
+  "patternProperties",
+  "dependentSchemas",
+  "dependencies",
+]);
+
+/**
+ * Visits every object subschema of `schema`, parents first. `visit` gets the
+ * subschema, its JSON Pointer and what its parent's visit returned, and
+ * returns what its own subschemas get (a base URI, say).
+ */
+export function walkSubschemas<C>(
+  schema: unknown,
+  context: C,
+  visit: (node: Record<string, unknown>, path: string, context: C) => C,
+  path = "",
+): void {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return;
+  const node = schema as Record<string, unknown>;
+  const inner = visit(node, path, context);
+  for (const [keyword, value] of Object.entries(node)) {
+    const at = appendPointer(path, keyword);
+    if (SCHEMA_ARRAYS.has(keyword) && Array.isArray(value)) {
+      value.forEach((item, i) => walkSubschemas(item, inner, visit, appendPointer(at, String(i))));
+    } else if (SCHEMA_MAPS.has(keyword) && typeof value === "object" && value !== null) {
+      for (const [name, item] of Object.entries(value)) walkSubschemas(item, inner, visit, appendPointer(at, name));
+    } else if (SCHEMA_VALUED.has(keyword)) {
+      walkSubschemas(value, inner, visit, at);
+    }
+  }
+}

@@ -1,0 +1,18 @@
+// How JSON Schema measures a string: in code points, not UTF-16 units. Its own
+// file because both the keyword parts and the leaf schemas count them.
+
+/** The length of a string in code points, as JSON Schema counts it. */
+export function codePoints(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
+}
