@@ -7,8 +7,8 @@
  * ```ts
  * import { ToolSet } from "@salvor/tools";
  * import { connectMcpServer } from "@salvor/tools/mcp/http";
- * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
- * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+ * import { McpServer } from "@modelcontextprotocol/server";
+ * import { InMemoryTransport } from "@modelcontextprotocol/client";
  * import assert from "node:assert/strict";
  *
  * const server = new McpServer({ name: "notes", version: "1.0.0" });

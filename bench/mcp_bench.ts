@@ -10,12 +10,12 @@
 import process from "node:process";
 import { ToolSet } from "../mod.ts";
 import { connectMcpServer } from "../mcp.ts";
-// @ts-types="@modelcontextprotocol/sdk/client/index"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="@modelcontextprotocol/sdk/client/stdio"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/index"
+import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/stdio"
+import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp"
+import { StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp.js";
 
 const EVERYTHING = "@modelcontextprotocol/server-everything@2026.8.31";
 const ARGUMENTS = { message: "hello" };

@@ -5,13 +5,13 @@ import assert from "node:assert/strict";
 import { type ProgressEvent, type ToolEvent, ToolSet } from "../../mod.ts";
 import { connectMcpServer, type McpServerConnection } from "../../mcp.ts";
 import { connectEverythingStdio, EVERYTHING, livingChildren, startEverythingHttp, survivors } from "./_helpers.ts";
-// @ts-types="@modelcontextprotocol/sdk/client/index"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="@modelcontextprotocol/sdk/client/stdio"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/index"
+import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/stdio"
+import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp"
+import { StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp.js";
+import type { Transport } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/transport";
 
 /** The server's own tool list, read page by page with a bare SDK client that declares no capabilities. */
 async function bareToolNames(transport: Transport): Promise<string[]> {

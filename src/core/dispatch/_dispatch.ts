@@ -69,6 +69,8 @@ export interface Dispatch {
   readonly resume?: {
     readonly answer: unknown;
     readonly origin: SuspendedCall["origin"];
+    /** The record's payload: what the tool kept for its own resume (an MCP server's request state). */
+    readonly payload?: unknown;
     /** For a sealed record: uses up its nonce; resolves to false when it was used before. */
     readonly burn?: () => boolean | Promise<boolean>;
   };
@@ -412,7 +414,12 @@ export class Dispatcher {
       // The record is a private copy already.
       args: record.input as Record<string, unknown>,
       options: read,
-      resume: { answer: (copied as { value: unknown }).value, origin: record.origin, ...(burn ? { burn } : {}) },
+      resume: {
+        answer: (copied as { value: unknown }).value,
+        origin: record.origin,
+        ...(record.payload === undefined ? {} : { payload: record.payload }),
+        ...(burn ? { burn } : {}),
+      },
       idempotencyKey: read.idempotencyKey ?? record.idempotencyKey,
     };
   }
@@ -518,7 +525,7 @@ export class Dispatcher {
       if (!outcome.ok) {
         return failed(refusedResume(`"${name}"`, "the answer does not meet the tool's resume schema", outcome));
       }
-      const resumed: Dispatch = { ...job, resume: { answer: outcome.value, origin: "handler" } };
+      const resumed: Dispatch = { ...job, resume: { ...job.resume!, answer: outcome.value } };
       return this.#parseInput(resumed, control, emit);
     };
     if (!(parsed instanceof Promise)) return next(parsed);
@@ -695,6 +702,7 @@ export class Dispatcher {
       callId: invocation.callId,
       idempotencyKey: invocation.idempotencyKey,
       resume: job.resume?.origin === "handler" ? job.resume.answer : undefined,
+      resumePayload: job.resume?.origin === "handler" ? job.resume.payload : undefined,
       extensions: options.extensions ?? NO_EXTENSIONS,
       progress(event) {
         const progress = readProgress(event);

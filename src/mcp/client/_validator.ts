@@ -2,11 +2,7 @@
 // builds its default Ajv validator. It goes through the core's compiler:
 // cfworker, with the draft a schema declares, and no external references.
 
-import type {
-  JsonSchemaType,
-  JsonSchemaValidator,
-  jsonSchemaValidator,
-} from "@modelcontextprotocol/sdk/validation/types";
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/client";
 import { compileSchema, type JsonSchema } from "../../core/schema/schema.ts";
 
 function refuse(message: string): () => { valid: false; data: undefined; errorMessage: string } {

@@ -3,12 +3,12 @@
 // tool served over MCP comes back with the contract it was served with.
 
 import assert from "node:assert/strict";
-// @ts-types="@modelcontextprotocol/sdk/client/index"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-// @ts-types="@modelcontextprotocol/sdk/client/stdio"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/index"
+import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp"
+import { StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp.js";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/stdio"
+import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
 import { connectMcpServer } from "../../../mcp.ts";
 import { ToolSet } from "../../../mod.ts";
 import { serverEnv } from "../_helpers.ts";
