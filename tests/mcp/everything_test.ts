@@ -13,9 +13,12 @@ import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/clien
 import { StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp.js";
 import type { Transport } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/transport";
 
-/** The server's own tool list, read page by page with a bare SDK client that declares no capabilities. */
+/**
+ * The server's own tool list, read page by page with a bare SDK client that
+ * declares what ours does: elicitation, which unlocks the server's elicitation tools.
+ */
 async function bareToolNames(transport: Transport): Promise<string[]> {
-  const client = new Client({ name: "bare", version: "1.0.0" }, { capabilities: {} });
+  const client = new Client({ name: "bare", version: "1.0.0" }, { capabilities: { elicitation: { form: {}, url: {} } } });
   await client.connect(transport);
   try {
     const names: string[] = [];

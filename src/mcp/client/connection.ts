@@ -1098,7 +1098,16 @@ export class McpServerConnection implements AsyncDisposable {
     client.onclose = () => {
       this.#lost ??= this.#exitPhrase();
     };
-    client.onerror = (error) => this.#options.onError?.(error);
+    // Set on the transport too, so that what it reports during the era probe,
+    // before the SDK chains its own handler, is not lost; reported once.
+    const reported = new WeakSet<Error>();
+    this.#transport.onerror = (error) => {
+      reported.add(error);
+      this.#options.onError?.(error);
+    };
+    client.onerror = (error) => {
+      if (!reported.has(error)) this.#options.onError?.(error);
+    };
     const deadline = new AbortController();
     const timer = setTimeout(
       () => deadline.abort(new DOMException("The connection timed out", "TimeoutError")),
