@@ -46,10 +46,14 @@
  */
 
 export { connectMcpServer, type McpServerOptions, type McpStdioOptions } from "./src/mcp/client/connect.ts";
-export type { McpHttpOptions } from "./src/mcp/client/connect_http.ts";
+export type { McpAuthProvider, McpHttpOptions } from "./src/mcp/client/connect_http.ts";
 export {
   McpConnectionError,
   type McpConnectionOptions,
+  type McpInputContext,
+  type McpInputPayload,
+  type McpInputRequest,
+  type McpPrior,
   McpServerConnection,
   type McpTool,
   type McpToolOverride,

@@ -24,10 +24,14 @@
  * @module
  */
 
-export { connectMcpServer, type McpHttpOptions } from "./src/mcp/client/connect_http.ts";
+export { connectMcpServer, type McpAuthProvider, type McpHttpOptions } from "./src/mcp/client/connect_http.ts";
 export {
   McpConnectionError,
   type McpConnectionOptions,
+  type McpInputContext,
+  type McpInputPayload,
+  type McpInputRequest,
+  type McpPrior,
   McpServerConnection,
   type McpTool,
   type McpToolOverride,

@@ -18,7 +18,9 @@ import type { Transport } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/tran
  * declares what ours does: elicitation, which unlocks the server's elicitation tools.
  */
 async function bareToolNames(transport: Transport): Promise<string[]> {
-  const client = new Client({ name: "bare", version: "1.0.0" }, { capabilities: { elicitation: { form: {}, url: {} } } });
+  const client = new Client({ name: "bare", version: "1.0.0" }, {
+    capabilities: { elicitation: { form: {}, url: {} } },
+  });
   await client.connect(transport);
   try {
     const names: string[] = [];

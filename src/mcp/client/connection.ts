@@ -50,7 +50,7 @@ import {
   readInputRequests,
 } from "./_input_requests.ts";
 
-export type { McpInputPayload, McpInputRequest } from "./_input_requests.ts";
+export type { McpInputPayload, McpInputRequest };
 
 /** The host's settings for one tool of a server, keyed by the server's own tool name. */
 export interface McpToolOverride extends McpToolEffects {
@@ -949,7 +949,9 @@ export class McpServerConnection implements AsyncDisposable {
 
   /** Turns a complete `tools/call` answer into the call's terminal. */
   #callResult(tool: McpServerTool, answer: Record<string, unknown>): ExecutionEvent {
-    if (isRecord(answer.task) && answer.content === undefined) return { type: "failed", failure: this.#taskRefused(tool) };
+    if (isRecord(answer.task) && answer.content === undefined) {
+      return { type: "failed", failure: this.#taskRefused(tool) };
+    }
     const checked = specTypeSchemas.CallToolResult["~standard"].validate(answer) as StandardSchemaV1.Result<
       CallToolResult
     >;
