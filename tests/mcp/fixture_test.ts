@@ -227,6 +227,29 @@ Deno.test("close() leaves no process of the server behind and returns promptly",
   await server.close();
 });
 
+Deno.test("a tool that answers with a task handle fails as unavailable, telling the model why", async () => {
+  await using server = await connectFixture("task");
+  const tools = server.register(new ToolSet());
+  const done = await tools.call({ id: "1", name: "fixture__task", arguments: {} });
+  assert.equal(done.type === "failed" && done.failure.kind, "unavailable");
+  assert.match(done.type === "failed" ? done.failure.modelText : "", /background task/);
+  assert.match(done.type === "failed" ? done.failure.message : "", /task handle/);
+});
+
+Deno.test("a tool list's ttlMs makes the next call after it passes re-read the list", async () => {
+  const changes: McpToolsChange[] = [];
+  await using server = await connectFixture("ttl", { onToolsChanged: (change) => changes.push(change) });
+  const tools = server.register(new ToolSet());
+  assert.equal(tools.has("fixture__fresh"), false);
+  await tools.call({ id: "1", name: "fixture__echo", arguments: { text: "early" } });
+  assert.equal(changes.length, 0);
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  await tools.call({ id: "2", name: "fixture__echo", arguments: { text: "late" } });
+  for (let i = 0; i < 50 && changes.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual((changes.at(0) as McpToolsChange | undefined)?.added, ["fixture__fresh"]);
+  assert.equal(tools.has("fixture__fresh"), true);
+});
+
 Deno.test("no child process of this test file survives it", async () => {
   assert.deepEqual(await livingChildren(), []);
 });
