@@ -10,12 +10,7 @@
 import process from "node:process";
 import { ToolSet } from "../mod.ts";
 import { connectMcpServer } from "../mcp.ts";
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/index"
-import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/stdio"
-import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp"
-import { StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp.js";
+import { Client, StdioClientTransport, StreamableHTTPClientTransport } from "../tests/mcp/_sdk_v1_client.ts";
 
 const EVERYTHING = "@modelcontextprotocol/server-everything@2026.8.31";
 const ARGUMENTS = { message: "hello" };

@@ -1,17 +1,11 @@
 // The MCP connection against the real @modelcontextprotocol/server-everything,
 // over stdio (spawned through npx) and over Streamable HTTP on a loopback port.
 
+import { Client, StdioClientTransport, StreamableHTTPClientTransport, type Transport } from "./_sdk_v1_client.ts";
 import assert from "node:assert/strict";
 import { type ProgressEvent, type ToolEvent, ToolSet } from "../../mod.ts";
 import { connectMcpServer, type McpServerConnection } from "../../mcp.ts";
 import { connectEverythingStdio, EVERYTHING, livingChildren, startEverythingHttp, survivors } from "./_helpers.ts";
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/index"
-import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/stdio"
-import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp"
-import { StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp.js";
-import type { Transport } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/transport";
 
 /**
  * The server's own tool list, read page by page with a bare SDK client that

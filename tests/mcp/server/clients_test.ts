@@ -3,12 +3,7 @@
 // tool served over MCP comes back with the contract it was served with.
 
 import assert from "node:assert/strict";
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/index"
-import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp"
-import { StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp.js";
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/stdio"
-import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
+import { Client, StdioClientTransport, StreamableHTTPClientTransport } from "../_sdk_v1_client.ts";
 import { connectMcpServer } from "../../../mcp.ts";
 import { ToolSet } from "../../../mod.ts";
 import { serverEnv } from "../_helpers.ts";

@@ -6,13 +6,9 @@
 // transport can ask them, and told why not where it cannot.
 
 import assert from "node:assert/strict";
-import { ElicitRequestSchema } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/index"
-import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/stdio"
-import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp"
-import { StreamableHTTPClientTransport as V1HttpTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp.js";
+import { Client, StdioClientTransport } from "../_sdk_v1_client.ts";
+import { ElicitRequestSchema } from "../fixtures/_sdk_v1_server.ts";
+import { StreamableHTTPClientTransport as V1HttpTransport } from "../_sdk_v1_client.ts";
 import { McpClient, McpProtocolError, StreamableHTTPClientTransport } from "./_client_deps.ts";
 import { createMcpFetchHandler, type McpFetchHandlerOptions, serveStdio } from "../../../mcp_server.ts";
 import { ToolSet } from "../../../mod.ts";
