@@ -1,5 +1,9 @@
 // The MCP conformance suite, client mode, against a small client built on
-// the HTTP-only entrypoint.
+// the HTTP-only entrypoint, run twice a scenario: negotiating the era (the
+// server/discover probe, then 2025's initialize) and connecting as a 2025
+// client with no probe. Version 0.1.16 has client scenarios for the 2025
+// revisions only: none speaks 2026-07-28 (that era is held to the SDK's v2
+// server in tests/mcp/modern_test.ts).
 
 import assert from "node:assert/strict";
 import { livingChildren, serverEnv } from "./_helpers.ts";
@@ -16,11 +20,18 @@ interface Check {
   readonly status: string;
 }
 
-async function runScenario(scenario: string): Promise<{ code: number; checks: Check[]; output: string }> {
+type Mode = "negotiated" | "legacy";
+
+async function runScenario(
+  scenario: string,
+  mode: Mode,
+): Promise<{ code: number; checks: Check[]; output: string }> {
   const workDir = await Deno.makeTempDir({ prefix: "salvor-mcp-conformance-" });
   try {
     const deno = Deno.execPath();
-    const command = `${deno} run --allow-net=localhost,127.0.0.1 --allow-env --allow-read --config ${CONFIG} ${CLIENT}`;
+    const command = `${deno} run --allow-net=localhost,127.0.0.1 --allow-env --allow-read --config ${CONFIG} ${CLIENT}${
+      mode === "legacy" ? " legacy" : ""
+    }`;
     const { code, stdout, stderr } = await new Deno.Command(deno, {
       args: [
         "run",
@@ -61,13 +72,26 @@ function assertPassed(result: { code: number; checks: Check[]; output: string },
   assert.equal(result.code, 0, result.output);
 }
 
-Deno.test("the MCP conformance suite's initialize scenario passes against the HTTP entrypoint", async () => {
-  assertPassed(await runScenario("initialize"), ["mcp-client-initialization"]);
-});
+const SCENARIOS: Readonly<Record<string, readonly string[]>> = {
+  "initialize": ["mcp-client-initialization"],
+  "tools_call": ["tool-add-numbers"],
+  "elicitation-sep1034-client-defaults": [
+    "client-elicitation-sep1034-string-default",
+    "client-elicitation-sep1034-integer-default",
+    "client-elicitation-sep1034-number-default",
+    "client-elicitation-sep1034-enum-default",
+    "client-elicitation-sep1034-boolean-default",
+  ],
+  "sse-retry": ["client-sse-graceful-reconnect", "client-sse-retry-timing", "client-sse-last-event-id"],
+};
 
-Deno.test("the MCP conformance suite's tools_call scenario passes against the HTTP entrypoint", async () => {
-  assertPassed(await runScenario("tools_call"), ["tool-add-numbers"]);
-});
+for (const mode of ["negotiated", "legacy"] as const) {
+  for (const [scenario, required] of Object.entries(SCENARIOS)) {
+    Deno.test(`the MCP conformance suite's ${scenario} scenario passes against the HTTP entrypoint (${mode})`, async () => {
+      assertPassed(await runScenario(scenario, mode), [...required]);
+    });
+  }
+}
 
 Deno.test("no child process of this test file survives it", async () => {
   assert.deepEqual(await livingChildren(), []);

@@ -404,8 +404,9 @@ export class McpServerConnection implements AsyncDisposable {
       options.clientInfo ?? { name: "salvor-tools", version: "0.1.0" },
       {
         // Elicitation is the one request this client can always answer: live
-        // through onInputRequest, parked as a suspension, or declined.
-        capabilities: { elicitation: { form: {}, url: {} } },
+        // through onInputRequest, parked as a suspension, or declined. A live
+        // answer that leaves a field out gets the server's default for it.
+        capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } },
         jsonSchemaValidator: cfworkerValidator,
         // Input requests are parked or answered here, never by the SDK's handlers.
         inputRequired: { autoFulfill: false },
