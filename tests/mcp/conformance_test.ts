@@ -83,7 +83,31 @@ const SCENARIOS: Readonly<Record<string, readonly string[]>> = {
     "client-elicitation-sep1034-boolean-default",
   ],
   "sse-retry": ["client-sse-graceful-reconnect", "client-sse-retry-timing", "client-sse-last-event-id"],
+  // OAuth through the authProvider option: discovery, registration, PKCE, the token, the bearer.
+  "auth/metadata-default": ["token-request", "valid-bearer-token"],
+  "auth/metadata-var1": ["token-request"],
+  "auth/metadata-var2": ["token-request"],
+  "auth/scope-from-www-authenticate": ["token-request"],
+  "auth/scope-from-scopes-supported": ["token-request"],
+  "auth/scope-omitted-when-undefined": ["token-request"],
+  "auth/scope-retry-limit": [],
+  "auth/token-endpoint-auth-basic": ["token-request"],
+  "auth/token-endpoint-auth-post": ["token-request"],
+  "auth/token-endpoint-auth-none": ["token-request"],
+  "auth/2025-03-26-oauth-endpoint-fallback": [],
 };
+// Not run, each for its reason:
+// - auth/metadata-var3: the SDK's auth() finds no client information when it
+//   exchanges the code after a tenant-path metadata fallback (a 2.4.0 issue).
+// - auth/2025-03-26-oauth-metadata-backcompat: the v2 SDK enforces RFC 8414's
+//   issuer match, which the scenario's metadata breaks.
+// - auth/basic-cimd, auth/pre-registration: they need a client id metadata
+//   URL or pre-registered credentials from the suite's context, which a
+//   host passes in its own OAuthClientProvider.
+// - auth/scope-step-up: a mid-session 403 asking for more scope needs the
+//   host to authorize again; the connection reports the failed call.
+// - auth/resource-mismatch, auth/offline-access-*: draft scenarios;
+//   auth/client-credentials-*, auth/cross-app-access-*: extensions.
 
 for (const mode of ["negotiated", "legacy"] as const) {
   for (const [scenario, required] of Object.entries(SCENARIOS)) {
