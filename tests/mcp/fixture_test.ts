@@ -250,6 +250,21 @@ Deno.test("a tool list's ttlMs makes the next call after it passes re-read the l
   assert.equal(tools.has("fixture__fresh"), true);
 });
 
+Deno.test("a 2025 server that exits on the era probe is spawned once more and connects as a 2025 server", async () => {
+  await using server = await connectFixture("exit-on-discover");
+  assert.equal(server.era, "legacy");
+  const tools = server.register(new ToolSet());
+  const done = await tools.call({ id: "1", name: "fixture__echo", arguments: { text: "second life" } });
+  assert.deepEqual(done.type === "output" && done.result.content, [{ type: "text", text: "second life" }]);
+});
+
+Deno.test("a 2025 stdio server that refuses the era probe is kept as a 2025 connection, its verdict reusable", async () => {
+  await using server = await connectFixture("calls");
+  assert.equal(server.era, "legacy");
+  assert.match(server.protocolVersion ?? "", /^2025-/);
+  assert.deepEqual(server.prior, { kind: "legacy" });
+});
+
 Deno.test("no child process of this test file survives it", async () => {
   assert.deepEqual(await livingChildren(), []);
 });
