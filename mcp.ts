@@ -46,7 +46,7 @@
  */
 
 export { connectMcpServer, type McpServerOptions, type McpStdioOptions } from "./src/mcp/client/connect.ts";
-export type { McpAuthProvider, McpHttpOptions } from "./src/mcp/client/connect_http.ts";
+export type { McpAuthProvider, McpBearerAuth, McpHttpOptions, McpOAuthClient } from "./src/mcp/client/connect_http.ts";
 export {
   McpConnectionError,
   type McpConnectionOptions,

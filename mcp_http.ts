@@ -24,7 +24,13 @@
  * @module
  */
 
-export { connectMcpServer, type McpAuthProvider, type McpHttpOptions } from "./src/mcp/client/connect_http.ts";
+export {
+  connectMcpServer,
+  type McpAuthProvider,
+  type McpBearerAuth,
+  type McpHttpOptions,
+  type McpOAuthClient,
+} from "./src/mcp/client/connect_http.ts";
 export {
   McpConnectionError,
   type McpConnectionOptions,

@@ -6,7 +6,7 @@
 // server in tests/mcp/modern_test.ts).
 
 import assert from "node:assert/strict";
-import { livingChildren, serverEnv } from "./_helpers.ts";
+import { livingChildren, serverEnv, TEST_LOCK } from "./_helpers.ts";
 
 const SUITE = "npm:@modelcontextprotocol/conformance@0.1.16";
 const CLIENT = new URL("./fixtures/conformance_client.ts", import.meta.url).pathname;
@@ -29,9 +29,10 @@ async function runScenario(
   const workDir = await Deno.makeTempDir({ prefix: "salvor-mcp-conformance-" });
   try {
     const deno = Deno.execPath();
-    const command = `${deno} run --allow-net=localhost,127.0.0.1 --allow-env --allow-read --config ${CONFIG} ${CLIENT}${
-      mode === "legacy" ? " legacy" : ""
-    }`;
+    const command =
+      `${deno} run --allow-net=localhost,127.0.0.1 --allow-env --allow-read --config ${CONFIG} ${TEST_LOCK} ${CLIENT}${
+        mode === "legacy" ? " legacy" : ""
+      }`;
     const { code, stdout, stderr } = await new Deno.Command(deno, {
       args: [
         "run",

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { type ProgressEvent, type SuspendedCall, ToolSet } from "../../mod.ts";
 import { connectMcpServer, type McpInputRequest } from "../../mcp.ts";
 import { MODERN_SEAL_KEY, modernFixture } from "./fixtures/_modern.ts";
-import { livingChildren, serverEnv, startListeningServer } from "./_helpers.ts";
+import { livingChildren, serverEnv, startListeningServer, TEST_LOCK } from "./_helpers.ts";
 
 const RESUMER = new URL("./fixtures/resume_client.ts", import.meta.url).pathname;
 const HTTP_SERVER = new URL("./fixtures/modern_server.ts", import.meta.url).pathname;
@@ -15,7 +15,7 @@ const HTTP_SERVER = new URL("./fixtures/modern_server.ts", import.meta.url).path
 /** Resumes a record in a new process, as a host restarted since the call was parked. */
 async function resumeElsewhere(record: SuspendedCall, answers: unknown): Promise<unknown> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "--no-prompt", RESUMER],
+    args: ["run", TEST_LOCK, "--allow-all", "--no-prompt", RESUMER],
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
@@ -124,7 +124,7 @@ Deno.test("a long call reports progress and a timeout cancels it", async () => {
 Deno.test("over Streamable HTTP a 2026-07-28 server answers statelessly and receives the caller's traceparent", async () => {
   await using http = await startListeningServer(
     Deno.execPath(),
-    ["run", "--allow-net=127.0.0.1", "--allow-env", "--no-prompt", HTTP_SERVER, "http"],
+    ["run", TEST_LOCK, "--allow-net=127.0.0.1", "--allow-env", "--no-prompt", HTTP_SERVER, "http"],
     { ...Deno.env.toObject(), ...serverEnv() },
     (output) => {
       const port = /listening on port (\d+)/.exec(output)?.[1];

@@ -77,6 +77,8 @@ export async function installPackage(): Promise<boolean> {
           "@modelcontextprotocol/client": npmVersion("@modelcontextprotocol/client"),
           "@modelcontextprotocol/server": npmVersion("@modelcontextprotocol/server"),
           "typescript": ts.version,
+          // The SDK's v2 client names Node's Buffer in its declarations: a project checking them needs Node's types.
+          "@types/node": "20.19.43",
           "valibot": npmVersion("valibot"),
         },
       },

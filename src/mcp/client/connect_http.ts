@@ -40,8 +40,45 @@ export interface McpHttpOptions extends McpConnectionOptions {
   readonly authProvider?: McpAuthProvider;
 }
 
-/** A bearer token source for an HTTP server, or the SDK's full OAuth client provider. */
-export type McpAuthProvider = AuthProvider | OAuthClientProvider;
+/**
+ * A bearer token for an HTTP server: read before every request; on a 401,
+ * `onUnauthorized` runs (refresh it there) and the request is retried once.
+ * The SDK's `AuthProvider`, named here by its shape.
+ */
+export interface McpBearerAuth {
+  /** The current token, or undefined when there is none. */
+  token(): Promise<string | undefined>;
+  /** Makes the next `token()` valid after the server refused the last one. */
+  onUnauthorized?(context: never): Promise<void>;
+}
+
+/**
+ * The SDK's full OAuth client (`OAuthClientProvider` of
+ * `@modelcontextprotocol/client`: discovery, registration, authorization
+ * code with PKCE, refresh), named here by the members every one has, so
+ * that this module's public types do not depend on the SDK's.
+ */
+export interface McpOAuthClient {
+  /** Where the authorization server sends the person back. */
+  readonly redirectUrl: string | URL | undefined;
+  /** The client's registration metadata. */
+  readonly clientMetadata: object;
+  /** The client's registration, once it has one. */
+  clientInformation(...args: never[]): unknown;
+  /** The tokens, once it has some. */
+  tokens(...args: never[]): unknown;
+  /** Keeps new tokens. */
+  saveTokens(...args: never[]): unknown;
+  /** Sends the person to the authorization server. */
+  redirectToAuthorization(url: URL): unknown;
+  /** Keeps the PKCE verifier of an authorization under way. */
+  saveCodeVerifier(codeVerifier: string): unknown;
+  /** The PKCE verifier of the authorization under way. */
+  codeVerifier(): string | Promise<string>;
+}
+
+/** Authorization for an HTTP server: a bearer token source, or a full OAuth client. */
+export type McpAuthProvider = McpBearerAuth | McpOAuthClient;
 
 /**
  * Connects to an MCP server over Streamable HTTP (`url`) or over an SDK
@@ -117,7 +154,8 @@ export function connectMcpServer(options: McpHttpOptions | McpTransportOptions):
   };
   const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(endpoint, {
     ...(headers ? { requestInit: { headers: { ...headers } } } : {}),
-    ...(authProvider ? { authProvider } : {}),
+    // Both shapes are the SDK's own, named apart so the public types do not depend on it.
+    ...(authProvider ? { authProvider: authProvider as AuthProvider | OAuthClientProvider } : {}),
     fetch: cappedFetch(watchedFetch(endpoint, () => fetch ?? globalThis.fetch, end), maxMessageBytes, end),
   });
   return openMcpConnection(transport, options, {
