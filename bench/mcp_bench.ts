@@ -70,9 +70,12 @@ function freePort(): number {
   return port;
 }
 
-/** A bare v2 client, negotiating as ours does. */
+/** A bare v2 client, negotiating and following tool list changes as ours does. */
 function bareClient(): Client {
-  return new Client({ name: "bare", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+  return new Client({ name: "bare", version: "1.0.0" }, {
+    versionNegotiation: { mode: "auto" },
+    listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => {} } },
+  });
 }
 
 function oursCall(tools: ToolSet): () => Promise<unknown> {

@@ -953,9 +953,10 @@ export class McpServerConnection implements AsyncDisposable {
     if (isRecord(answer.task) && answer.content === undefined) {
       return { type: "failed", failure: this.#taskRefused(tool) };
     }
-    const checked = specTypeSchemas.CallToolResult["~standard"].validate(answer) as StandardSchemaV1.Result<
-      CallToolResult
-    >;
+    // A 2026-07-28 result was checked against the protocol's schema as the SDK decoded it; a 2025 one is checked here.
+    const checked = this.era === "modern"
+      ? { value: answer as CallToolResult }
+      : specTypeSchemas.CallToolResult["~standard"].validate(answer) as StandardSchemaV1.Result<CallToolResult>;
     if (checked.issues) {
       return {
         type: "failed",
