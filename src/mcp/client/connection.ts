@@ -477,7 +477,27 @@ export class McpServerConnection implements AsyncDisposable {
     return this.#process?.stderr() ?? "";
   }
 
-  /** The protocol revision the connection speaks: `2026-07-28`, `2025-11-25`, `2025-06-18`, `2025-03-26`, ... */
+  /**
+   * The protocol revision the connection speaks: `2026-07-28`, `2025-11-25`,
+   * `2025-06-18`, `2025-03-26`, ...
+   *
+   * @example A server connected over a plain transport speaks a 2025 revision
+   * ```ts
+   * import { connectMcpServer } from "@salvor/tools/mcp";
+   * import { McpServer } from "@modelcontextprotocol/server";
+   * import { InMemoryTransport } from "@modelcontextprotocol/client";
+   * import assert from "node:assert/strict";
+   *
+   * const server = new McpServer({ name: "demo", version: "1.0.0" });
+   * server.registerTool("ping", { description: "Answers pong." }, () => ({ content: [] }));
+   * const [mine, theirs] = InMemoryTransport.createLinkedPair();
+   * await server.connect(theirs);
+   * await using demo = await connectMcpServer({ name: "demo", transport: mine });
+   * assert.equal(demo.era, "legacy");
+   * assert.match(demo.protocolVersion ?? "", /^2025-/);
+   * assert.deepEqual(demo.prior, { kind: "legacy" });
+   * ```
+   */
   get protocolVersion(): string | undefined {
     return this.#client.getNegotiatedProtocolVersion();
   }
