@@ -13,8 +13,8 @@
  * ```ts
  * import { defineJsonTool, ToolSet } from "@salvor/tools";
  * import { connectMcpServer } from "@salvor/tools/mcp";
- * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
- * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+ * import { McpServer } from "@modelcontextprotocol/server";
+ * import { InMemoryTransport } from "@modelcontextprotocol/client";
  * import assert from "node:assert/strict";
  *
  * const server = new McpServer({ name: "weather", version: "1.0.0" });
@@ -46,10 +46,14 @@
  */
 
 export { connectMcpServer, type McpServerOptions, type McpStdioOptions } from "./src/mcp/client/connect.ts";
-export type { McpHttpOptions } from "./src/mcp/client/connect_http.ts";
+export type { McpAuthProvider, McpBearerAuth, McpHttpOptions, McpOAuthClient } from "./src/mcp/client/connect_http.ts";
 export {
   McpConnectionError,
   type McpConnectionOptions,
+  type McpInputContext,
+  type McpInputPayload,
+  type McpInputRequest,
+  type McpPrior,
   McpServerConnection,
   type McpTool,
   type McpToolOverride,

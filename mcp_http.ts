@@ -7,8 +7,8 @@
  * ```ts
  * import { ToolSet } from "@salvor/tools";
  * import { connectMcpServer } from "@salvor/tools/mcp/http";
- * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
- * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+ * import { McpServer } from "@modelcontextprotocol/server";
+ * import { InMemoryTransport } from "@modelcontextprotocol/client";
  * import assert from "node:assert/strict";
  *
  * const server = new McpServer({ name: "notes", version: "1.0.0" });
@@ -24,10 +24,20 @@
  * @module
  */
 
-export { connectMcpServer, type McpHttpOptions } from "./src/mcp/client/connect_http.ts";
+export {
+  connectMcpServer,
+  type McpAuthProvider,
+  type McpBearerAuth,
+  type McpHttpOptions,
+  type McpOAuthClient,
+} from "./src/mcp/client/connect_http.ts";
 export {
   McpConnectionError,
   type McpConnectionOptions,
+  type McpInputContext,
+  type McpInputPayload,
+  type McpInputRequest,
+  type McpPrior,
   McpServerConnection,
   type McpTool,
   type McpToolOverride,

@@ -11,7 +11,7 @@ import { concurrency } from "./concurrency.ts";
 import type { Mode, Row } from "./_harness.ts";
 import { jsonSchemaDispatch } from "./json_schema_dispatch.ts";
 import { limits } from "./limits.ts";
-import { mcpCase } from "./_mcp_case.ts";
+import { mcpCase } from "./mcp_bench.ts";
 import { mcpServerCase } from "./mcp_server.ts";
 import { registryScale } from "./registry_scale.ts";
 import { renderTable } from "./_table.ts";

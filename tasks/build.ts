@@ -146,7 +146,7 @@ function moduleOf(file: string): string {
   return file.replace(/\.(d\.ts|js|ts)$/, "");
 }
 
-/** The npm package a bare specifier names: `@modelcontextprotocol/sdk/types.js` → `@modelcontextprotocol/sdk`. */
+/** The npm package a bare specifier names: `@modelcontextprotocol/server/stdio` → `@modelcontextprotocol/server`. */
 function packageOf(specifier: string): string {
   return specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
 }

@@ -17,7 +17,11 @@ Deno.test("the root deno.lock records only the packages deno.json's import map n
 
 Deno.test("no test-only package is in deno.json's import map", () => {
   const mapped = Object.values(readJson("deno.json").imports as Record<string, string>);
-  const testOnly: string[] = ["tests/dev_deps.ts", "tests/mcp/server/_client_deps.ts"]
+  const testOnly: string[] = [
+    "tests/dev_deps.ts",
+    "tests/mcp/_sdk_v1_client.ts",
+    "tests/mcp/fixtures/_sdk_v1_server.ts",
+  ]
     .flatMap((file) => Deno.readTextFileSync(new URL(file, ROOT)).match(/npm:[^"]+/g) ?? []);
   assert.ok(testOnly.length >= 4, "tests/dev_deps.ts pins the test-only packages");
   assert.deepEqual(mapped.filter((specifier) => testOnly.includes(specifier)), []);

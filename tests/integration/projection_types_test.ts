@@ -4,10 +4,7 @@
 
 import assert from "node:assert/strict";
 import type { Anthropic, FunctionDeclaration, OpenAI, Type } from "../dev_deps.ts";
-// Without ".js": the SDK's "./*" export maps "types.js" to a declaration
-// file that does not exist, so under that name the type is unchecked.
-import type { Tool as McpSdkTool } from "@modelcontextprotocol/sdk/types";
-import type { Tool as McpSpecTool } from "@modelcontextprotocol/sdk/spec.types";
+import type { SpecTool as McpSpecTool, Tool as McpSdkTool } from "../mcp/fixtures/_sdk_v1_server.ts";
 import { describeTool } from "../../dyn.ts";
 import {
   type GeminiFunctionDeclaration,
@@ -63,7 +60,7 @@ Deno.test("each projection's result is assignable to its provider SDK's own type
 });
 
 Deno.test("the MCP SDK's own Tool schema accepts toMcpTool() of every fixture", async () => {
-  const { ToolSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  const { ToolSchema } = await import("../mcp/fixtures/_sdk_v1_server.ts");
   const { SCHEMAS, fixtureDescriptor } = await import("../providers/fixtures/projection_schemas.ts");
   for (const name of Object.keys(SCHEMAS)) {
     const parsed = ToolSchema.safeParse(toMcpTool(fixtureDescriptor(name)).tool);

@@ -12,6 +12,9 @@ const FIXTURE = new URL("./fixtures/scripted_server.ts", import.meta.url).pathna
 const HTTP_FIXTURE = new URL("./fixtures/http_server.ts", import.meta.url).pathname;
 const ROOT = new URL("../../", import.meta.url).pathname;
 
+/** The lock every test process runs with, spawned servers too: the root lock records the runtime packages alone. */
+export const TEST_LOCK: string = `--lock=${new URL("../deno.lock", import.meta.url).pathname}`;
+
 /** What a spawned server needs beyond the safe base environment. */
 export function serverEnv(): Record<string, string> {
   const env: Record<string, string> = {};
@@ -30,7 +33,7 @@ export function connectFixture(
   return connectMcpServer({
     name: "fixture",
     command: Deno.execPath(),
-    args: ["run", "--allow-all", "--no-prompt", FIXTURE, script],
+    args: ["run", TEST_LOCK, "--allow-all", "--no-prompt", FIXTURE, script],
     cwd: ROOT,
     env: serverEnv(),
     ...options,
@@ -120,7 +123,7 @@ export function startEverythingHttp(): Promise<StartedServer> {
 export function startHttpFixture(script: string): Promise<StartedServer> {
   return startListeningServer(
     Deno.execPath(),
-    ["run", "--allow-net=127.0.0.1", "--no-prompt", HTTP_FIXTURE, script],
+    ["run", TEST_LOCK, "--allow-net=127.0.0.1", "--no-prompt", HTTP_FIXTURE, script],
     { ...process.env, ...serverEnv() },
     (output) => {
       const port = /listening on port (\d+)/.exec(output)?.[1];

@@ -21,7 +21,7 @@ async function graph(entry: string): Promise<string[]> {
 
 Deno.test("the ./mcp/http entrypoint imports no node: module", async () => {
   const specifiers = await graph("mcp_http.ts");
-  assert.ok(specifiers.some((specifier) => specifier.includes("@modelcontextprotocol/sdk")));
+  assert.ok(specifiers.some((specifier) => specifier.includes("@modelcontextprotocol/client")));
   assert.deepEqual(specifiers.filter((specifier) => specifier.startsWith("node:")), []);
 });
 

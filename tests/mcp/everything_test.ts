@@ -1,21 +1,20 @@
 // The MCP connection against the real @modelcontextprotocol/server-everything,
 // over stdio (spawned through npx) and over Streamable HTTP on a loopback port.
 
+import { Client, StdioClientTransport, StreamableHTTPClientTransport, type Transport } from "./_sdk_v1_client.ts";
 import assert from "node:assert/strict";
 import { type ProgressEvent, type ToolEvent, ToolSet } from "../../mod.ts";
 import { connectMcpServer, type McpServerConnection } from "../../mcp.ts";
 import { connectEverythingStdio, EVERYTHING, livingChildren, startEverythingHttp, survivors } from "./_helpers.ts";
-// @ts-types="@modelcontextprotocol/sdk/client/index"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="@modelcontextprotocol/sdk/client/stdio"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
 
-/** The server's own tool list, read page by page with a bare SDK client that declares no capabilities. */
+/**
+ * The server's own tool list, read page by page with a bare SDK client that
+ * declares what ours does: elicitation, which unlocks the server's elicitation tools.
+ */
 async function bareToolNames(transport: Transport): Promise<string[]> {
-  const client = new Client({ name: "bare", version: "1.0.0" }, { capabilities: {} });
+  const client = new Client({ name: "bare", version: "1.0.0" }, {
+    capabilities: { elicitation: { form: {}, url: {} } },
+  });
   await client.connect(transport);
   try {
     const names: string[] = [];

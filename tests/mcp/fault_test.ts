@@ -9,7 +9,7 @@ import { connectMcpServer as connectHttp } from "../../mcp_http.ts";
 import { connectMcpServer, McpConnectionError, type McpToolsChange } from "../../mcp.ts";
 import { LineReader } from "../../src/mcp/client/_line_reader.ts";
 import { cappedFetch } from "../../src/mcp/client/_http_cap.ts";
-import { connectFixture, livingChildren, startHttpFixture } from "./_helpers.ts";
+import { connectFixture, livingChildren, startHttpFixture, TEST_LOCK } from "./_helpers.ts";
 
 const MiB = 1024 * 1024;
 
@@ -342,7 +342,7 @@ Deno.test("a spawned Deno server inherits DENO_DIR and finds its cached packages
   const previous = Deno.env.get("DENO_DIR");
   try {
     const cached = await new Deno.Command(Deno.execPath(), {
-      args: ["cache", script],
+      args: ["cache", TEST_LOCK, script],
       cwd: root,
       env: { DENO_DIR: denoDir },
       stdout: "null",
@@ -354,7 +354,7 @@ Deno.test("a spawned Deno server inherits DENO_DIR and finds its cached packages
       name: "env",
       command: Deno.execPath(),
       // --cached-only: the server fails to start unless it finds its packages in the inherited DENO_DIR or the default.
-      args: ["run", "--cached-only", "--allow-env", "--allow-read", "--no-prompt", script],
+      args: ["run", TEST_LOCK, "--cached-only", "--allow-env", "--allow-read", "--no-prompt", script],
       cwd: root,
       connectTimeoutMs: 60_000,
     });

@@ -227,6 +227,44 @@ Deno.test("close() leaves no process of the server behind and returns promptly",
   await server.close();
 });
 
+Deno.test("a tool that answers with a task handle fails as unavailable, telling the model why", async () => {
+  await using server = await connectFixture("task");
+  const tools = server.register(new ToolSet());
+  const done = await tools.call({ id: "1", name: "fixture__task", arguments: {} });
+  assert.equal(done.type === "failed" && done.failure.kind, "unavailable");
+  assert.match(done.type === "failed" ? done.failure.modelText : "", /background task/);
+  assert.match(done.type === "failed" ? done.failure.message : "", /task handle/);
+});
+
+Deno.test("a tool list's ttlMs makes the next call after it passes re-read the list", async () => {
+  const changes: McpToolsChange[] = [];
+  await using server = await connectFixture("ttl", { onToolsChanged: (change) => changes.push(change) });
+  const tools = server.register(new ToolSet());
+  assert.equal(tools.has("fixture__fresh"), false);
+  await tools.call({ id: "1", name: "fixture__echo", arguments: { text: "early" } });
+  assert.equal(changes.length, 0);
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  await tools.call({ id: "2", name: "fixture__echo", arguments: { text: "late" } });
+  for (let i = 0; i < 50 && changes.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual((changes.at(0) as McpToolsChange | undefined)?.added, ["fixture__fresh"]);
+  assert.equal(tools.has("fixture__fresh"), true);
+});
+
+Deno.test("a 2025 server that exits on the era probe is spawned once more and connects as a 2025 server", async () => {
+  await using server = await connectFixture("exit-on-discover");
+  assert.equal(server.era, "legacy");
+  const tools = server.register(new ToolSet());
+  const done = await tools.call({ id: "1", name: "fixture__echo", arguments: { text: "second life" } });
+  assert.deepEqual(done.type === "output" && done.result.content, [{ type: "text", text: "second life" }]);
+});
+
+Deno.test("a 2025 stdio server that refuses the era probe is kept as a 2025 connection, its verdict reusable", async () => {
+  await using server = await connectFixture("calls");
+  assert.equal(server.era, "legacy");
+  assert.match(server.protocolVersion ?? "", /^2025-/);
+  assert.deepEqual(server.prior, { kind: "legacy" });
+});
+
 Deno.test("no child process of this test file survives it", async () => {
   assert.deepEqual(await livingChildren(), []);
 });

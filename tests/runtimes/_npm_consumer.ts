@@ -3,7 +3,7 @@
  * and installed with `npm install` into a scratch project,
  * `.tools/npm-consumer/`, beside the packages a user adds next to it:
  * TypeScript (the version `tasks/_typescript.ts` pins), valibot and the MCP
- * SDK peer (the versions deno.json's import map pins). The project is kept:
+ * SDK peers, client and server (the versions deno.json's import map pins). The project is kept:
  * while the packed tarball is unchanged, the install is reused, and a new
  * tarball replaces only the package itself. Needs Node.js and npm alone.
  *
@@ -74,8 +74,11 @@ export async function installPackage(): Promise<boolean> {
         description: "A Node.js project that installs the npm package as a user does; written by the package test.",
         dependencies: {
           "@salvor/tools": `file:${tarball}`,
-          "@modelcontextprotocol/sdk": npmVersion("@modelcontextprotocol/sdk"),
+          "@modelcontextprotocol/client": npmVersion("@modelcontextprotocol/client"),
+          "@modelcontextprotocol/server": npmVersion("@modelcontextprotocol/server"),
           "typescript": ts.version,
+          // The SDK's v2 client names Node's Buffer in its declarations: a project checking them needs Node's types.
+          "@types/node": "20.19.43",
           "valibot": npmVersion("valibot"),
         },
       },

@@ -80,11 +80,11 @@ Deno.test("dist/package.json depends on the core's npm packages and takes the MC
     "valibot": pinned("valibot"),
   });
   assert.deepEqual(manifest.peerDependencies, {
-    "@modelcontextprotocol/sdk": `^${pinned("@modelcontextprotocol/sdk")}`,
+    "@modelcontextprotocol/client": `^${pinned("@modelcontextprotocol/client")}`,
     "@modelcontextprotocol/server": `^${pinned("@modelcontextprotocol/server")}`,
   });
   assert.deepEqual(manifest.peerDependenciesMeta, {
-    "@modelcontextprotocol/sdk": { optional: true },
+    "@modelcontextprotocol/client": { optional: true },
     "@modelcontextprotocol/server": { optional: true },
   });
 });

@@ -32,7 +32,8 @@ async function typeCheck(module: string, moduleResolution: string): Promise<stri
     moduleResolution,
     // `esnext.disposable` for the MCP connection's `await using`, as the README's Install section says.
     lib: ["es2022", "esnext.disposable", "dom"],
-    types: [],
+    // Node's types, as the README's Install section says: the SDK's v2 client names Node's Buffer in its declarations.
+    types: ["node"],
     skipLibCheck: false,
   };
   await Deno.writeTextFile(new URL(tsconfig, consumer), JSON.stringify({ compilerOptions, files: ["consumer.ts"] }));

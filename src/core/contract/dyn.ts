@@ -74,6 +74,13 @@ export interface ToolContext {
   readonly idempotencyKey?: string;
   /** The validated answer when the call is resumed after a suspension. */
   readonly resume?: unknown;
+  /**
+   * The payload of the record being resumed, as the tool put it in its
+   * suspension: state a tool that cannot keep it in memory needs to pick
+   * up where it stopped (an MCP server's `requestState`). Sealed with the
+   * record when the set has a seal.
+   */
+  readonly resumePayload?: unknown;
   /** Per-call values from the runtime (a user id, a tenant, a tracer, ...). */
   readonly extensions: Readonly<Record<string, unknown>>;
 }

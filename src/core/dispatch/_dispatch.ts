@@ -71,6 +71,8 @@ export interface Dispatch {
   readonly resume?: {
     readonly answer: unknown;
     readonly origin: SuspendedCall["origin"];
+    /** The record's payload: what the tool kept for its own resume (an MCP server's request state). */
+    readonly payload?: unknown;
     /** For a sealed record: uses up its nonce; resolves to false when it was used before. */
     readonly burn?: () => boolean | Promise<boolean>;
   };
@@ -417,7 +419,12 @@ export class Dispatcher {
       // The record is a private copy already.
       args: record.input as Record<string, unknown>,
       options: read,
-      resume: { answer: (copied as { value: unknown }).value, origin: record.origin, ...(burn ? { burn } : {}) },
+      resume: {
+        answer: (copied as { value: unknown }).value,
+        origin: record.origin,
+        ...(record.payload === undefined ? {} : { payload: record.payload }),
+        ...(burn ? { burn } : {}),
+      },
       idempotencyKey: read.idempotencyKey ?? record.idempotencyKey,
     };
   }
@@ -524,7 +531,7 @@ export class Dispatcher {
       if (!outcome.ok) {
         return failed(refusedResume(`"${name}"`, "the answer does not meet the tool's resume schema", outcome));
       }
-      const resumed: Dispatch = { ...job, resume: { answer: outcome.value, origin: "handler" } };
+      const resumed: Dispatch = { ...job, resume: { ...job.resume!, answer: outcome.value } };
       return this.#parseInput(resumed, control, emit);
     };
     if (!(parsed instanceof Promise)) return next(parsed);
@@ -702,6 +709,7 @@ export class Dispatcher {
       callId: invocation.callId,
       idempotencyKey: invocation.idempotencyKey,
       resume: job.resume?.origin === "handler" ? job.resume.answer : undefined,
+      resumePayload: job.resume?.origin === "handler" ? job.resume.payload : undefined,
       extensions: options.extensions ?? NO_EXTENSIONS,
       progress(event) {
         const progress = readProgress(event);

@@ -11,6 +11,7 @@ export interface ContextFields {
   readonly callId: string;
   readonly idempotencyKey: string | undefined;
   readonly resume: unknown;
+  readonly resumePayload: unknown;
   readonly extensions: Readonly<Record<string, unknown>>;
   /** An own function, so that a handler may pass `ctx.progress` around unbound. */
   readonly progress: (event: Omit<ProgressEvent, "type">) => void;
@@ -22,6 +23,7 @@ export class CallContext implements ToolContext {
   readonly callId: string;
   readonly idempotencyKey: string | undefined;
   readonly resume: unknown;
+  readonly resumePayload: unknown;
   readonly extensions: Readonly<Record<string, unknown>>;
   readonly progress: (event: Omit<ProgressEvent, "type">) => void;
 
@@ -30,6 +32,7 @@ export class CallContext implements ToolContext {
     this.callId = fields.callId;
     this.idempotencyKey = fields.idempotencyKey;
     this.resume = fields.resume;
+    this.resumePayload = fields.resumePayload;
     this.extensions = fields.extensions;
     this.progress = fields.progress;
   }

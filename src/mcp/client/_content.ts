@@ -3,7 +3,7 @@
 // no more of it than the host allows: a server may answer with megabytes,
 // which would fill the model's context and the provider's bill.
 
-import type { ContentBlock } from "@modelcontextprotocol/sdk/types";
+import type { ContentBlock } from "@modelcontextprotocol/client";
 import type { ContentPart } from "../../core/contract/events.ts";
 
 /** How much of a result the model is shown. */

@@ -9,9 +9,7 @@
 
 import { type ChildProcess, spawn } from "node:child_process";
 import process from "node:process";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
-// @ts-types="@modelcontextprotocol/sdk/types"
-import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { type JSONRPCMessage, parseJSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import { LineReader } from "./_line_reader.ts";
 
 /** How to start a stdio MCP server. */
@@ -82,7 +80,6 @@ export class StdioTransport implements Transport {
 
   readonly #params: StdioServerParameters;
   #child: ChildProcess | undefined;
-  #delivered: Promise<void> = Promise.resolve();
   #exited: Promise<void> | undefined;
   #stdout: LineReader;
   #stderr = "";
@@ -173,25 +170,22 @@ export class StdioTransport implements Transport {
   #line(line: string): void {
     let message: JSONRPCMessage;
     try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(line));
+      message = parseJSONRPCMessage(JSON.parse(line));
     } catch {
       this.onerror?.(new Error(`Skipped a line on stdout that is not JSON-RPC: ${line.slice(0, 200)}`));
       return;
     }
-    // One message a microtask turn: the SDK runs a notification's handler a
-    // turn after receiving it but settles a response at once, dropping the
-    // request's progress handler; delivering back to back would lose the
-    // last progress notification sent just before the result.
-    this.#delivered = this.#delivered.then(() => this.onmessage?.(message)).catch((error) =>
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)))
-    );
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   #finish(): void {
     if (this.#closed) return;
     this.#closed = true;
-    // After every message already read, so a result sent just before exit still counts.
-    this.#delivered = this.#delivered.then(() => this.onclose?.());
+    this.onclose?.();
   }
 
   send(message: JSONRPCMessage): Promise<void> {

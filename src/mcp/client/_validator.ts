@@ -3,11 +3,7 @@
 // for an untrusted schema: patterns on the linear-time engine, a step budget,
 // the draft a schema declares, and no external references.
 
-import type {
-  JsonSchemaType,
-  JsonSchemaValidator,
-  jsonSchemaValidator,
-} from "@modelcontextprotocol/sdk/validation/types";
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/client";
 import { compileSchema, type JsonSchema } from "../../core/schema/schema.ts";
 import { linearPatterns } from "../../core/schema/validator/linear_patterns.ts";
 

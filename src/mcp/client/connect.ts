@@ -7,7 +7,9 @@
 
 import { connectMcpServer as connectOverHttp, type McpHttpOptions } from "./connect_http.ts";
 import {
+  McpConnectionError,
   type McpConnectionOptions,
+  type McpPrior,
   type McpServerConnection,
   type McpTransportOptions,
   openMcpConnection,
@@ -104,9 +106,9 @@ export function connectMcpServer(options: McpServerOptions): Promise<McpServerCo
       ),
     );
   }
-  let transport: StdioTransport;
+  let spawn: () => StdioTransport;
   try {
-    transport = new StdioTransport({
+    const params = {
       command,
       args,
       env,
@@ -114,20 +116,38 @@ export function connectMcpServer(options: McpServerOptions): Promise<McpServerCo
       closeGraceMs: wholeOption(options.closeGraceMs, DEFAULT_CLOSE_GRACE_MS, "closeGraceMs", name, 0),
       stderrLimit: wholeOption(options.stderrLimit, DEFAULT_STDERR_LIMIT, "stderrLimit", name, 0),
       maxMessageBytes: wholeOption(options.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES, "maxMessageBytes", name),
-    });
+    };
+    spawn = () => new StdioTransport(params);
   } catch (error) {
     return Promise.reject(error);
   }
-  return openMcpConnection(transport, options, {
-    startProblem: () => {
-      const error = transport.spawnError;
-      if (!error) return undefined;
-      return error.code === "ENOENT"
-        ? `its command "${command}" was not found`
-        : `its command "${command}" could not start: ${error.message}`;
-    },
-    exitProblem: () => transport.exit,
-    stderr: () => transport.stderr,
-    pid: () => transport.pid,
+  const open = (prior: McpPrior | undefined) => {
+    const transport = spawn();
+    return openMcpConnection(transport, prior === undefined ? options : { ...options, prior }, {
+      startProblem: () => {
+        const error = transport.spawnError;
+        if (!error) return undefined;
+        return error.code === "ENOENT"
+          ? `its command "${command}" was not found`
+          : `its command "${command}" could not start: ${error.message}`;
+      },
+      exitProblem: () => transport.exit,
+      stderr: () => transport.stderr,
+      pid: () => transport.pid,
+    });
+  };
+  // The era probe runs on the server's own process, which is then kept for
+  // the session: one spawn. A server that ends on a request it does not
+  // know before initialize is a 2025 one, spawned again to skip the probe.
+  return open(options.prior).catch((error: unknown) => {
+    if (options.prior !== undefined || !closedDuringProbe(error)) throw error;
+    return open({ kind: "legacy" });
   });
+}
+
+/** Whether connecting failed because the server went away when it got the era probe. */
+function closedDuringProbe(error: unknown): boolean {
+  const cause = (error as { cause?: unknown } | undefined)?.cause;
+  return error instanceof McpConnectionError && cause instanceof Error &&
+    /closed during the server\/discover probe/.test(cause.message);
 }

@@ -5,9 +5,12 @@
  * @module
  */
 
-// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
+import {
+  type AuthProvider,
+  type OAuthClientProvider,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from "@modelcontextprotocol/client";
 import { watchedFetch } from "./_http_watch.ts";
 import { cappedFetch } from "./_http_cap.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES, wholeOption } from "./_limits.ts";
@@ -26,7 +29,56 @@ export interface McpHttpOptions extends McpConnectionOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** The fetch to use; the global one by default. */
   readonly fetch?: typeof fetch;
+  /**
+   * Authorization for a server that asks for it, handed to the SDK's
+   * transport: a minimal `{ token(), onUnauthorized? }` (a bearer token,
+   * refreshed and retried once on a 401), or a full OAuth client provider
+   * (`OAuthClientProvider` of `@modelcontextprotocol/client`: discovery,
+   * registration, authorization code with PKCE, refresh). Static `headers`
+   * still go with every request.
+   */
+  readonly authProvider?: McpAuthProvider;
 }
+
+/**
+ * A bearer token for an HTTP server: read before every request; on a 401,
+ * `onUnauthorized` runs (refresh it there) and the request is retried once.
+ * The SDK's `AuthProvider`, named here by its shape.
+ */
+export interface McpBearerAuth {
+  /** The current token, or undefined when there is none. */
+  token(): Promise<string | undefined>;
+  /** Makes the next `token()` valid after the server refused the last one. */
+  onUnauthorized?(context: never): Promise<void>;
+}
+
+/**
+ * The SDK's full OAuth client (`OAuthClientProvider` of
+ * `@modelcontextprotocol/client`: discovery, registration, authorization
+ * code with PKCE, refresh), named here by the members every one has, so
+ * that this module's public types do not depend on the SDK's.
+ */
+export interface McpOAuthClient {
+  /** Where the authorization server sends the person back. */
+  readonly redirectUrl: string | URL | undefined;
+  /** The client's registration metadata. */
+  readonly clientMetadata: object;
+  /** The client's registration, once it has one. */
+  clientInformation(...args: never[]): unknown;
+  /** The tokens, once it has some. */
+  tokens(...args: never[]): unknown;
+  /** Keeps new tokens. */
+  saveTokens(...args: never[]): unknown;
+  /** Sends the person to the authorization server. */
+  redirectToAuthorization(url: URL): unknown;
+  /** Keeps the PKCE verifier of an authorization under way. */
+  saveCodeVerifier(codeVerifier: string): unknown;
+  /** The PKCE verifier of the authorization under way. */
+  codeVerifier(): string | Promise<string>;
+}
+
+/** Authorization for an HTTP server: a bearer token source, or a full OAuth client. */
+export type McpAuthProvider = McpBearerAuth | McpOAuthClient;
 
 /**
  * Connects to an MCP server over Streamable HTTP (`url`) or over an SDK
@@ -53,8 +105,8 @@ export interface McpHttpOptions extends McpConnectionOptions {
  * ```ts
  * import { ToolSet } from "@salvor/tools";
  * import { connectMcpServer } from "@salvor/tools/mcp/http";
- * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
- * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+ * import { McpServer } from "@modelcontextprotocol/server";
+ * import { InMemoryTransport } from "@modelcontextprotocol/client";
  * import assert from "node:assert/strict";
  *
  * const server = new McpServer({ name: "demo", version: "1.0.0" });
@@ -73,7 +125,7 @@ export function connectMcpServer(options: McpHttpOptions | McpTransportOptions):
     // Every SDK transport has this shape; the SDK's own type is not part of the public API.
     return openMcpConnection(options.transport as unknown as Transport, options);
   }
-  const { url, headers, fetch } = options as McpHttpOptions;
+  const { url, headers, fetch, authProvider } = options as McpHttpOptions;
   let endpoint: URL;
   let maxMessageBytes: number;
   try {
@@ -102,6 +154,8 @@ export function connectMcpServer(options: McpHttpOptions | McpTransportOptions):
   };
   const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(endpoint, {
     ...(headers ? { requestInit: { headers: { ...headers } } } : {}),
+    // Both shapes are the SDK's own, named apart so the public types do not depend on it.
+    ...(authProvider ? { authProvider: authProvider as AuthProvider | OAuthClientProvider } : {}),
     fetch: cappedFetch(watchedFetch(endpoint, () => fetch ?? globalThis.fetch, end), maxMessageBytes, end),
   });
   return openMcpConnection(transport, options, {

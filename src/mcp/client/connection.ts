@@ -6,19 +6,20 @@
  * @module
  */
 
-// @ts-types="@modelcontextprotocol/sdk/client/index"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
-// @ts-types="@modelcontextprotocol/sdk/types"
 import {
-  CallToolResultSchema,
-  ErrorCode,
-  McpError,
-  PaginatedResultSchema,
+  type CallToolResult,
+  Client,
+  isInputRequiredResult,
+  type JSONRPCMessage,
+  type PriorDiscovery,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  specTypeSchemas,
+  type StandardSchemaV1,
   type Tool,
-  ToolListChangedNotificationSchema,
-  ToolSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+  type Transport,
+} from "@modelcontextprotocol/client";
 import type { DynTool, ToolContext, ValidatedInvocation } from "../../core/contract/dyn.ts";
 import type { ExecutionEvent } from "../../core/contract/events.ts";
 import { type ToolFailure, toolFailure } from "../../core/contract/failure.ts";
@@ -41,6 +42,16 @@ import { type McpToolAnnotations, type McpToolEffects, mcpToolEffects } from "./
 import { readMcpFailureMeta, readMcpToolContract } from "../../providers/mcp.ts";
 import { mcpToolName } from "./names.ts";
 import { cfworkerValidator } from "./_validator.ts";
+import { isRecord } from "../../core/common/_is_record.ts";
+import {
+  answersSchema,
+  inputReason,
+  type McpInputPayload,
+  type McpInputRequest,
+  readInputRequests,
+} from "./_input_requests.ts";
+
+export type { McpInputPayload, McpInputRequest };
 
 /** The host's settings for one tool of a server, keyed by the server's own tool name. */
 export interface McpToolOverride extends McpToolEffects {
@@ -132,7 +143,43 @@ export interface McpConnectionOptions {
   readonly onToolsChanged?: (change: McpToolsChange) => void;
   /** Receives protocol problems that do not end the connection (a garbled line, a failed notification). */
   readonly onError?: (error: Error) => void;
+  /**
+   * Answers a server's requests for input at once, for hosts with a person
+   * at hand. It gets each request (an elicitation's message and schema) and
+   * returns the protocol's answer: `{ action: "accept", content }`,
+   * `{ action: "decline" }` or `{ action: "cancel" }`, checked against the
+   * request's schema. Without it, a 2026-07-28 server's `input_required`
+   * answer parks the call as a `suspended` terminal whose record resumes
+   * with `toolset.resume(record, answers)`, and a 2025-era server's
+   * `elicitation/create` request is declined.
+   */
+  readonly onInputRequest?: (request: McpInputRequest, context: McpInputContext) => unknown;
+  /**
+   * What an earlier connection learnt of the server's protocol era
+   * ({@linkcode McpServerConnection.prior}), to skip the `server/discover`
+   * probe. Reuse it only for the same server and credentials.
+   */
+  readonly prior?: McpPrior;
 }
+
+/** Where an input request comes from. */
+export interface McpInputContext {
+  /** The server's name. */
+  readonly server: string;
+  /** The tool's own name on the server, when the request came in a tool call's answer. */
+  readonly tool?: string;
+  /** Aborted when the call that asked stops. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * A server's protocol era as one connection learnt it: `legacy` for a
+ * 2025-era server (`initialize`), `modern` with its `server/discover`
+ * answer for a 2026-07-28 one.
+ */
+export type McpPrior =
+  | { readonly kind: "legacy" }
+  | { readonly kind: "modern"; readonly discover: Readonly<Record<string, unknown>> };
 
 /** A `DynTool` backed by a tool of an MCP server. */
 export interface McpTool extends DynTool {
@@ -198,6 +245,28 @@ const DEFAULT_MAX_PAGES = 100;
 // tells a timeout from a cancellation: the largest delay a timer accepts.
 const NO_SDK_TIMEOUT = MAX_OPTION;
 const SESSION_END_MS = 1_000;
+/** How many rounds of input a live handler may answer for one call: past it the server counts as looping. */
+const MAX_INPUT_ROUNDS = 16;
+/** A W3C trace context `traceparent` value. */
+const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+// Results are read field by field here, so that one malformed tool does not
+// sink its whole page and a malformed call result is reported as such.
+const ANY_RESULT: StandardSchemaV1<unknown, Record<string, unknown>> = {
+  "~standard": {
+    version: 1,
+    vendor: "salvor",
+    validate: (value) => isRecord(value) ? { value } : { issues: [{ message: "the result is not an object" }] },
+  },
+};
+
+/** The first problem a spec schema of the SDK found, as text. */
+function issuesOf(result: StandardSchemaV1.Result<unknown>): string {
+  const issue = result.issues?.[0];
+  if (!issue) return "";
+  const path = (issue.path ?? []).map((key) => typeof key === "object" ? String(key.key) : String(key)).join("/");
+  return `${path === "" ? "" : `/${path}: `}${issue.message}`;
+}
 
 interface Built {
   readonly tool: McpServerTool;
@@ -220,9 +289,9 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Whether the SDK refused a message's shape: it throws its schema library's error. */
+/** Whether the SDK refused a result's shape. */
 function isSchemaError(error: unknown): boolean {
-  return error instanceof Error && error.name === "ZodError";
+  return error instanceof SdkError && error.code === SdkErrorCode.InvalidResult;
 }
 
 class McpServerTool implements McpTool {
@@ -277,12 +346,12 @@ let openConnection: (connection: McpServerConnection, timeoutMs: number) => Prom
  * ```ts
  * import { ToolSet } from "@salvor/tools";
  * import { connectMcpServer } from "@salvor/tools/mcp";
- * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
- * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+ * import { McpServer } from "@modelcontextprotocol/server";
+ * import { InMemoryTransport } from "@modelcontextprotocol/client";
  * import assert from "node:assert/strict";
  *
  * const server = new McpServer({ name: "demo", version: "1.0.0" });
- * server.registerTool("shout", { description: "Upper-cases a text.", inputSchema: {} }, () => ({
+ * server.registerTool("shout", { description: "Upper-cases a text." }, () => ({
  *   content: [{ type: "text", text: "HELLO" }],
  * }));
  * const [mine, theirs] = InMemoryTransport.createLinkedPair();
@@ -314,12 +383,16 @@ export class McpServerConnection implements AsyncDisposable {
   #closing: Promise<void> | undefined;
   #refreshing: Promise<McpToolsChange> | undefined;
   #refreshAgain = false;
+  /** When the server's tool list goes stale (its `ttlMs`), in ms since the epoch; undefined when it said nothing. */
+  #staleAt: number | undefined;
+  /** Progress callbacks by our own progress token: see #tapProgress. */
+  readonly #progress = new Map<string, (params: Record<string, unknown>) => void>();
+  #nextToken = 0;
 
   /**
    * Internal: use `connectMcpServer`.
    *
    * @param token The module's private token.
-   * @param client The SDK client, not yet connected.
    * @param transport The transport to the server.
    * @param options The connection's options.
    * @param process What the transport knows about the server's process, if it is one.
@@ -327,7 +400,6 @@ export class McpServerConnection implements AsyncDisposable {
    */
   constructor(
     token: symbol,
-    client: Client,
     transport: Transport,
     options: McpConnectionOptions,
     process: ServerProcessInfo | undefined,
@@ -336,7 +408,26 @@ export class McpServerConnection implements AsyncDisposable {
       throw new TypeError("Cannot make an McpServerConnection directly as only connectMcpServer may make one");
     }
     this.name = options.name;
-    this.#client = client;
+    this.#client = new Client(
+      options.clientInfo ?? { name: "salvor-tools", version: "0.1.0" },
+      {
+        // Elicitation is the one request this client can always answer: live
+        // through onInputRequest, parked as a suspension, or declined. A live
+        // answer that leaves a field out gets the server's default for it.
+        capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } },
+        jsonSchemaValidator: cfworkerValidator,
+        // Input requests are parked or answered here, never by the SDK's handlers.
+        inputRequired: { autoFulfill: false },
+        listChanged: {
+          tools: {
+            autoRefresh: false,
+            debounceMs: 0,
+            onChanged: () => void this.refresh().catch((error) => this.#options.onError?.(error)),
+          },
+        },
+      },
+    );
+    this.#client.setRequestHandler("elicitation/create", (request, ctx) => this.#elicit(request, ctx.mcpReq.signal));
     this.#transport = transport;
     this.#options = options;
     this.#process = process;
@@ -395,6 +486,52 @@ export class McpServerConnection implements AsyncDisposable {
   }
 
   /**
+   * The protocol revision the connection speaks: `2026-07-28`, `2025-11-25`,
+   * `2025-06-18`, `2025-03-26`, ...
+   *
+   * @example A server connected over a plain transport speaks a 2025 revision
+   * ```ts
+   * import { connectMcpServer } from "@salvor/tools/mcp";
+   * import { McpServer } from "@modelcontextprotocol/server";
+   * import { InMemoryTransport } from "@modelcontextprotocol/client";
+   * import assert from "node:assert/strict";
+   *
+   * const server = new McpServer({ name: "demo", version: "1.0.0" });
+   * server.registerTool("ping", { description: "Answers pong." }, () => ({ content: [] }));
+   * const [mine, theirs] = InMemoryTransport.createLinkedPair();
+   * await server.connect(theirs);
+   * await using demo = await connectMcpServer({ name: "demo", transport: mine });
+   * assert.equal(demo.era, "legacy");
+   * assert.match(demo.protocolVersion ?? "", /^2025-/);
+   * assert.deepEqual(demo.prior, { kind: "legacy" });
+   * ```
+   */
+  get protocolVersion(): string | undefined {
+    return this.#client.getNegotiatedProtocolVersion();
+  }
+
+  /**
+   * The protocol's era: `modern` for 2026-07-28 and later (stateless, no
+   * `initialize`, input requests in tool results), `legacy` for the 2025
+   * revisions (a session opened with `initialize`, elicitation as a request).
+   */
+  get era(): "modern" | "legacy" | undefined {
+    return this.#client.getProtocolEra();
+  }
+
+  /**
+   * What this connection learnt of the server's era, to hand to the next
+   * connection's `prior` option so that it skips the `server/discover`
+   * probe; plain JSON, to keep beside the server's address.
+   */
+  get prior(): McpPrior | undefined {
+    const era = this.era;
+    if (era === "legacy") return { kind: "legacy" };
+    const discover = this.#client.getDiscoverResult();
+    return era === "modern" && discover ? { kind: "modern", discover: discover as Record<string, unknown> } : undefined;
+  }
+
+  /**
    * Registers every tool of the server into a tool set, all or none, and
    * keeps that set in step when the server's tool list changes.
    *
@@ -406,8 +543,8 @@ export class McpServerConnection implements AsyncDisposable {
    * ```ts
    * import { ToolSet } from "@salvor/tools";
    * import { connectMcpServer } from "@salvor/tools/mcp";
-   * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-   * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+   * import { McpServer } from "@modelcontextprotocol/server";
+   * import { InMemoryTransport } from "@modelcontextprotocol/client";
    * import assert from "node:assert/strict";
    *
    * const server = new McpServer({ name: "demo", version: "1.0.0" });
@@ -438,8 +575,8 @@ export class McpServerConnection implements AsyncDisposable {
    * @example A server with an unchanged list reports nothing
    * ```ts
    * import { connectMcpServer } from "@salvor/tools/mcp";
-   * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-   * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+   * import { McpServer } from "@modelcontextprotocol/server";
+   * import { InMemoryTransport } from "@modelcontextprotocol/client";
    * import assert from "node:assert/strict";
    *
    * const server = new McpServer({ name: "demo", version: "1.0.0" });
@@ -533,6 +670,7 @@ export class McpServerConnection implements AsyncDisposable {
     const warnings: McpToolWarning[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
+    let ttl: number | undefined;
     for (let page = 1;; page++) {
       if (page > this.#maxPages) {
         throw new McpConnectionError(
@@ -544,7 +682,7 @@ export class McpServerConnection implements AsyncDisposable {
       try {
         result = await this.#client.request(
           { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
-          PaginatedResultSchema,
+          ANY_RESULT,
           options,
         );
       } catch (error) {
@@ -576,9 +714,9 @@ export class McpServerConnection implements AsyncDisposable {
       }
       // One at a time: spreading a server's page into push() overflows the stack on a long one.
       for (const listed of entries) {
-        const parsed = ToolSchema.safeParse(listed);
-        if (parsed.success) {
-          tools.push(parsed.data);
+        const parsed = specTypeSchemas.Tool["~standard"].validate(listed) as StandardSchemaV1.Result<Tool>;
+        if (!parsed.issues) {
+          tools.push(parsed.value);
           continue;
         }
         const name = (listed as { name?: unknown } | null)?.name;
@@ -586,12 +724,25 @@ export class McpServerConnection implements AsyncDisposable {
         warnings.push({
           tool: shown,
           message: `Left out ${shown === "" ? "a tool" : `"${shown}"`} as its tools/list entry is malformed: ${
-            describe(parsed.error).slice(0, 500)
+            issuesOf(parsed).slice(0, 500)
           }`,
         });
       }
-      cursor = result.nextCursor;
-      if (cursor === undefined) return { tools, warnings };
+      // The shortest freshness any page claims is the list's.
+      const { ttlMs } = result;
+      if (typeof ttlMs === "number" && ttlMs > 0) ttl = Math.min(ttl ?? ttlMs, ttlMs);
+      const next = result.nextCursor;
+      if (next !== undefined && typeof next !== "string") {
+        throw new McpConnectionError(
+          this.name,
+          `Cannot list the tools of MCP server "${this.name}" as its page cursor is not a string: current value is ${typeof next}`,
+        );
+      }
+      cursor = next;
+      if (cursor === undefined) {
+        this.#staleAt = ttl === undefined ? undefined : Date.now() + ttl;
+        return { tools, warnings };
+      }
       if (seen.has(cursor)) {
         throw new McpConnectionError(
           this.name,
@@ -706,56 +857,216 @@ export class McpServerConnection implements AsyncDisposable {
     const { signal } = ctx;
     // A call stopped before it was sent is never sent.
     if (signal.aborted) return { type: "failed", failure: this.#callFailure(tool, signal, signal.reason, false) };
+    if (this.#staleAt !== undefined && Date.now() >= this.#staleAt) {
+      this.#staleAt = undefined;
+      this.refresh().catch((error) => this.#options.onError?.(error));
+    }
+    const token = `salvor-${++this.#nextToken}`;
+    this.#progress.set(token, ({ progress, total, message }) =>
+      ctx.progress({
+        ...(typeof progress === "number" ? { progress } : {}),
+        ...(typeof total === "number" ? { total } : {}),
+        ...(typeof message === "string" ? { message } : {}),
+      }));
+    const traceparent = ctx.extensions.traceparent;
+    const meta = {
+      progressToken: token,
+      ...(typeof traceparent === "string" && TRACEPARENT.test(traceparent) ? { traceparent } : {}),
+    };
+    const base = { name: tool.toolName, arguments: input as Record<string, unknown>, _meta: meta };
+    // A resumed call answers the requests its record kept, with the server's state.
+    const parked = ctx.resume === undefined ? undefined : ctx.resumePayload as McpInputPayload | undefined;
+    let params: Record<string, unknown> = parked === undefined ? base : {
+      ...base,
+      inputResponses: ctx.resume,
+      ...(parked.requestState === undefined ? {} : { requestState: parked.requestState }),
+    };
     try {
-      const result = await this.#client.request(
-        { method: "tools/call", params: { name: tool.toolName, arguments: input as Record<string, unknown> } },
-        CallToolResultSchema,
-        {
+      for (let round = 0;; round++) {
+        const answer = await this.#client.request({ method: "tools/call", params }, ANY_RESULT, {
           signal,
           timeout: NO_SDK_TIMEOUT,
-          onprogress: ({ progress, total, message }) => ctx.progress({ progress, total, message }),
-        },
-      );
-      if (result.isError) {
-        const text = errorText(result.content, this.#budget.chars);
-        // A trusted Salvor server says what kind of failure it was; anyone else's is a handler failure.
-        const declared = this.#options.trusted === true ? readMcpFailureMeta(result._meta) : undefined;
-        return {
-          type: "failed",
-          failure: toolFailure(
-            declared?.kind ?? "handler",
-            `MCP tool "${tool.toolName}" on server "${this.name}" failed: ${text}`,
-            {
-              modelText: text,
-              ...(declared === undefined ? {} : {
-                uncertain: declared.uncertain,
-                ...(declared.retryable === undefined ? {} : { retryable: declared.retryable }),
-                ...(declared.code === undefined ? {} : { code: declared.code }),
-              }),
+          allowInputRequired: true,
+        });
+        if (!isInputRequiredResult(answer)) return this.#callResult(tool, answer);
+        const asked = this.#inputAsked(tool, answer);
+        if ("type" in asked) return asked;
+        const handler = this.#options.onInputRequest;
+        if (handler === undefined) {
+          return {
+            type: "suspended",
+            suspension: {
+              reason: inputReason(this.name, tool.toolName, asked.inputRequests),
+              resumeSchema: answersSchema(asked.inputRequests),
+              payload: asked,
             },
-          ),
+          };
+        }
+        if (round + 1 >= MAX_INPUT_ROUNDS) {
+          return this.#inputFailure(tool, `it asked for input more than ${MAX_INPUT_ROUNDS} times in one call`);
+        }
+        const answers = await this.#answer(tool, asked, handler, signal);
+        if (typeof answers === "string") return this.#inputFailure(tool, answers);
+        params = {
+          ...base,
+          inputResponses: answers,
+          ...(asked.requestState === undefined ? {} : { requestState: asked.requestState }),
         };
       }
-      const { parts, cut } = contentParts(result.content, this.#budget);
-      return {
-        type: "output",
-        result: {
-          content: parts,
-          ...(result.structuredContent === undefined ? {} : { output: result.structuredContent }),
-          details: {
-            server: this.name,
-            tool: tool.toolName,
-            // The whole result, for the host: the model's parts may be cut.
-            content: result.content,
-            ...(cut ? { cut: true } : {}),
-            ...(result._meta ? { meta: result._meta } : {}),
-          },
-        },
-      };
     } catch (error) {
       return { type: "failed", failure: this.#callFailure(tool, signal, error, true) };
+    } finally {
+      this.#progress.delete(token);
     }
   };
+
+  /** Reads an `input_required` answer into what a record keeps, or the failure it is. */
+  #inputAsked(tool: McpServerTool, answer: Record<string, unknown>): McpInputPayload | ExecutionEvent {
+    const inputRequests = readInputRequests(answer.inputRequests ?? {});
+    const { requestState } = answer;
+    if (inputRequests === undefined || (requestState !== undefined && typeof requestState !== "string")) {
+      return this.#inputFailure(tool, "its input_required answer is malformed");
+    }
+    return {
+      server: this.name,
+      tool: tool.toolName,
+      inputRequests,
+      ...(requestState === undefined ? {} : { requestState }),
+    };
+  }
+
+  /** Asks the live handler for every request of a round; a string says why the answers cannot be used. */
+  async #answer(
+    tool: McpServerTool,
+    asked: McpInputPayload,
+    handler: NonNullable<McpConnectionOptions["onInputRequest"]>,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown> | string> {
+    const answers: Record<string, unknown> = {};
+    for (const [key, request] of Object.entries(asked.inputRequests)) {
+      answers[key] = await handler(request, { server: this.name, tool: tool.toolName, signal });
+    }
+    const verdict = compileSchema(answersSchema(asked.inputRequests), { label: "input answers" }).validate(answers);
+    if (verdict.ok) return answers;
+    const first = verdict.diagnostics[0];
+    return `the host's answer does not meet the server's request: ${first.path || "(value)"}: ${first.message}`;
+  }
+
+  #inputFailure(tool: McpServerTool, why: string): ExecutionEvent {
+    return {
+      type: "failed",
+      failure: toolFailure("handler", `MCP tool "${tool.toolName}" on server "${this.name}" failed as ${why}`, {
+        modelText: `The tool "${tool.descriptor.name}" could not get the input it asked for.`,
+        uncertain: tool.descriptor.semantics.idempotency !== "idempotent",
+      }),
+    };
+  }
+
+  /** Answers a 2025-era server's `elicitation/create`: through the live handler, else declined. */
+  async #elicit(request: { method: string; params?: Record<string, unknown> }, signal: AbortSignal) {
+    const handler = this.#options.onInputRequest;
+    if (handler === undefined) return { action: "decline" as const };
+    const asked: McpInputRequest = { method: request.method, ...(request.params ? { params: request.params } : {}) };
+    const answer = await handler(asked, { server: this.name, signal });
+    const verdict = compileSchema(answersSchema({ answer: asked }), { label: "input answer" }).validate({ answer });
+    if (!verdict.ok) {
+      const first = verdict.diagnostics[0];
+      throw new ProtocolError(-32602, `The host's answer does not meet the request: ${first.path}: ${first.message}`);
+    }
+    return answer as { action: "accept" | "decline" | "cancel"; content?: Record<string, string | number | boolean> };
+  }
+
+  /** Turns a complete `tools/call` answer into the call's terminal. */
+  #callResult(tool: McpServerTool, answer: Record<string, unknown>): ExecutionEvent {
+    if (isRecord(answer.task) && answer.content === undefined) {
+      return { type: "failed", failure: this.#taskRefused(tool) };
+    }
+    // A 2026-07-28 result was checked against the protocol's schema as the SDK decoded it; a 2025 one is checked here.
+    const checked = this.era === "modern"
+      ? { value: answer as CallToolResult }
+      : specTypeSchemas.CallToolResult["~standard"].validate(answer) as StandardSchemaV1.Result<CallToolResult>;
+    if (checked.issues) {
+      return {
+        type: "failed",
+        failure: toolFailure(
+          "invalid_output",
+          `MCP server "${this.name}" sent a malformed result for "${tool.toolName}"`,
+          {
+            modelText: `The tool "${tool.descriptor.name}" returned a malformed result; it may have had side effects.`,
+            diagnostics: [{ path: "", keyword: "protocol", message: issuesOf(checked).slice(0, 500) }],
+          },
+        ),
+      };
+    }
+    const result = checked.value;
+    if (result.isError) {
+      const text = errorText(result.content, this.#budget.chars);
+      // A trusted Salvor server says what kind of failure it was; anyone else's is a handler failure.
+      const declared = this.#options.trusted === true ? readMcpFailureMeta(result._meta) : undefined;
+      return {
+        type: "failed",
+        failure: toolFailure(
+          declared?.kind ?? "handler",
+          `MCP tool "${tool.toolName}" on server "${this.name}" failed: ${text}`,
+          {
+            modelText: text,
+            ...(declared === undefined ? {} : {
+              uncertain: declared.uncertain,
+              ...(declared.retryable === undefined ? {} : { retryable: declared.retryable }),
+              ...(declared.code === undefined ? {} : { code: declared.code }),
+            }),
+          },
+        ),
+      };
+    }
+    const { parts, cut } = contentParts(result.content, this.#budget);
+    return {
+      type: "output",
+      result: {
+        content: parts,
+        ...(result.structuredContent === undefined ? {} : { output: result.structuredContent }),
+        details: {
+          server: this.name,
+          tool: tool.toolName,
+          // The whole result, for the host: the model's parts may be cut.
+          content: result.content,
+          ...(cut ? { cut: true } : {}),
+          ...(result._meta ? { meta: result._meta } : {}),
+        },
+      },
+    };
+  }
+
+  /**
+   * A task handle instead of a result: the SDK line has no client for the
+   * tasks extension, so the call cannot be followed to its end.
+   */
+  #taskRefused(tool: McpServerTool): ToolFailure {
+    return toolFailure(
+      "unavailable",
+      `Cannot follow the call to "${tool.toolName}" on MCP server "${this.name}" as it answered with a task handle, which this client does not support`,
+      {
+        modelText:
+          `The tool "${tool.descriptor.name}" started a background task this host cannot follow; its result is not available.`,
+        uncertain: tool.descriptor.semantics.idempotency !== "idempotent",
+      },
+    );
+  }
+
+  /**
+   * Hands a progress notification with one of our tokens straight to its
+   * call, as the transport delivers it. Through the SDK, a progress sent
+   * just before the result could be lost: the result, read in the same
+   * chunk, removes the handler before the notification's turn comes.
+   */
+  #tapProgress(message: JSONRPCMessage): boolean {
+    if (!("method" in message) || message.method !== "notifications/progress" || "id" in message) return false;
+    const params = message.params as Record<string, unknown> | undefined;
+    const report = typeof params?.progressToken === "string" ? this.#progress.get(params.progressToken) : undefined;
+    if (report === undefined) return false;
+    report(params!);
+    return true;
+  }
 
   #callFailure(tool: McpServerTool, signal: AbortSignal, error: unknown, sent: boolean): ToolFailure {
     if (signal.aborted) {
@@ -769,18 +1080,22 @@ export class McpServerConnection implements AsyncDisposable {
         },
       );
     }
-    if (this.#lost !== undefined || (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)) {
+    if (this.#lost !== undefined || (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed)) {
       this.#lost ??= this.#exitPhrase();
       return this.#unavailable(tool, true);
     }
-    if (error instanceof McpError) {
+    if (error instanceof SdkError && error.code === SdkErrorCode.UnsupportedResultType) {
+      const { resultType } = (error.data ?? {}) as { resultType?: unknown };
+      if (resultType === "task") return this.#taskRefused(tool);
+    }
+    if (error instanceof ProtocolError) {
       return toolFailure(
         "handler",
         `MCP tool "${tool.toolName}" on server "${this.name}" failed: ${error.message}`,
         { code: String(error.code), modelText: error.message },
       );
     }
-    if (error instanceof Error && error.name === "ZodError") {
+    if (isSchemaError(error)) {
       return toolFailure(
         "invalid_output",
         `MCP server "${this.name}" sent a malformed result for "${tool.toolName}"`,
@@ -815,15 +1130,33 @@ export class McpServerConnection implements AsyncDisposable {
     client.onclose = () => {
       this.#lost ??= this.#exitPhrase();
     };
-    client.onerror = (error) => this.#options.onError?.(error);
+    // Set on the transport too, so that what it reports during the era probe,
+    // before the SDK chains its own handler, is not lost; reported once.
+    const reported = new WeakSet<Error>();
+    this.#transport.onerror = (error) => {
+      reported.add(error);
+      this.#options.onError?.(error);
+    };
+    client.onerror = (error) => {
+      if (!reported.has(error)) this.#options.onError?.(error);
+    };
     const deadline = new AbortController();
     const timer = setTimeout(
       () => deadline.abort(new DOMException("The connection timed out", "TimeoutError")),
       timeoutMs,
     );
     let phase: "initialize" | "list" = "initialize";
+    const { prior } = this.#options;
+    // A server that never answers the probe is a 2025 one on stdio: half the time to connect is left for initialize.
+    client.setVersionNegotiation({ mode: "auto", probe: { timeoutMs: Math.max(1, Math.floor(timeoutMs / 2)) } });
     try {
-      await client.connect(this.#transport, { signal: deadline.signal, timeout: NO_SDK_TIMEOUT });
+      await client.connect(this.#transport, {
+        signal: deadline.signal,
+        timeout: NO_SDK_TIMEOUT,
+        // The SDK checks a modern verdict's discover answer before adopting it.
+        ...(prior === undefined ? {} : { prior: prior as PriorDiscovery }),
+      });
+      this.#tapTransport();
       phase = "list";
       // A server that does not declare tools has none to list.
       if (client.getServerCapabilities()?.tools) {
@@ -839,11 +1172,15 @@ export class McpServerConnection implements AsyncDisposable {
     } finally {
       clearTimeout(timer);
     }
-    if (client.getServerCapabilities()?.tools?.listChanged) {
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-        this.refresh().catch((error) => this.#options.onError?.(error));
-      });
-    }
+  }
+
+  /** Puts #tapProgress in front of the SDK's own handler of what the transport delivers. */
+  #tapTransport(): void {
+    const transport = this.#transport;
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if (!this.#tapProgress(message)) deliver?.(message, extra);
+    };
   }
 
   #connectError(
@@ -883,8 +1220,8 @@ export class McpServerConnection implements AsyncDisposable {
    * ```ts
    * import { ToolSet } from "@salvor/tools";
    * import { connectMcpServer } from "@salvor/tools/mcp";
-   * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-   * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+   * import { McpServer } from "@modelcontextprotocol/server";
+   * import { InMemoryTransport } from "@modelcontextprotocol/client";
    * import assert from "node:assert/strict";
    *
    * const server = new McpServer({ name: "demo", version: "1.0.0" });
@@ -963,11 +1300,7 @@ export async function openMcpConnection(
     );
   }
   const timeoutMs = wholeOption(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS, "connectTimeoutMs", options.name);
-  const client = new Client(
-    options.clientInfo ?? { name: "salvor-tools", version: "0.1.0" },
-    { capabilities: {}, jsonSchemaValidator: cfworkerValidator },
-  );
-  const connection = new McpServerConnection(CONNECTION_TOKEN, client, transport, options, process);
+  const connection = new McpServerConnection(CONNECTION_TOKEN, transport, options, process);
   await openConnection(connection, timeoutMs);
   return connection;
 }

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
+import * as v from "valibot";
 import {
   defineJsonTool,
+  defineTool,
   MemoryNonceStore,
   type SealOptions,
   suspend,
@@ -123,6 +125,24 @@ Deno.test("A sealed record resumes once: a replay is refused, the handler not ru
   const record = await park(tools);
   assert.equal((await tools.resume(record, { overwrite: true })).type, "output");
   assert.match(await refused(tools, record, { overwrite: true }), /resumed before/);
+});
+
+Deno.test("A sealed record of a typed tool with a declared resume schema resumes once too", async () => {
+  const confirm = defineTool({
+    name: "confirm",
+    description: "Goes on once a person confirms.",
+    inputSchema: v.object({}),
+    resumeSchema: v.object({ ok: v.boolean() }),
+    effects: [],
+    run: (_input, ctx) => ctx.resume === undefined ? suspend({ reason: "Go on?" }) : { went: true },
+  });
+  const tools = new ToolSet({ seal: { key: KEY } }).register(confirm);
+  const parked = await tools.call({ id: "c1", name: "confirm", arguments: {} });
+  assert.equal(parked.type, "suspended");
+  if (parked.type !== "suspended") return;
+  assert.equal((await tools.resume(parked.suspended, { ok: true })).type, "output");
+  const replay = await tools.resume(parked.suspended, { ok: true });
+  assert.match(replay.type === "failed" ? replay.failure.message : "", /resumed before/);
 });
 
 Deno.test("A resume refused before the handler starts does not use up a still valid record", async () => {

@@ -3,12 +3,7 @@
 // tool served over MCP comes back with the contract it was served with.
 
 import assert from "node:assert/strict";
-// @ts-types="@modelcontextprotocol/sdk/client/index"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-// @ts-types="@modelcontextprotocol/sdk/client/stdio"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client, StdioClientTransport, StreamableHTTPClientTransport } from "../_sdk_v1_client.ts";
 import { connectMcpServer } from "../../../mcp.ts";
 import { ToolSet } from "../../../mod.ts";
 import { serverEnv } from "../_helpers.ts";

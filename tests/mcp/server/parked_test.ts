@@ -6,13 +6,9 @@
 // transport can ask them, and told why not where it cannot.
 
 import assert from "node:assert/strict";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-// @ts-types="@modelcontextprotocol/sdk/client/index"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="@modelcontextprotocol/sdk/client/stdio"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
-import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StdioClientTransport } from "../_sdk_v1_client.ts";
+import { ElicitRequestSchema } from "../fixtures/_sdk_v1_server.ts";
+import { StreamableHTTPClientTransport as V1HttpTransport } from "../_sdk_v1_client.ts";
 import { McpClient, McpProtocolError, StreamableHTTPClientTransport } from "./_client_deps.ts";
 import { createMcpFetchHandler, type McpFetchHandlerOptions, serveStdio } from "../../../mcp_server.ts";
 import { ToolSet } from "../../../mod.ts";
