@@ -8,10 +8,10 @@
 //   reached it: an MCP server's tools register in the root's ToolSet, and
 //   `instanceof` and the nominal ValidatedInvocation hold across entrypoints;
 // - dist/package.json: one `exports` entry a deno.json export, with its
-//   types; the npm packages the root entrypoint's modules import are
-//   dependencies, those only other entrypoints import are optional peer
-//   dependencies (so a core user never installs the MCP SDK), each at the
-//   version deno.json's import map pins;
+//   types; the MCP SDK's packages are optional peer dependencies (so a core
+//   user never installs them, and an MCP user shares one copy), every other
+//   npm package an entrypoint imports is a dependency, each at the version
+//   deno.json's import map pins;
 // - README.md and LICENSE.
 // It also bundles mod.ts alone, minified with its dependencies inlined by
 // Deno's own bundler (what an app that imports only the core ships), and
@@ -262,10 +262,10 @@ await Deno.remove(dist, { recursive: true }).catch((error) => {
 await Deno.mkdir(dist, { recursive: true });
 
 const graph = emitModules(entrypoints.map(({ source }) => source));
-const corePackages = packagesReached(graph, rootEntry.module);
-const peerPackages = new Set(
-  entrypoints.flatMap(({ module }) => [...packagesReached(graph, module)]).filter((name) => !corePackages.has(name)),
-);
+const reached = new Set(entrypoints.flatMap(({ module }) => [...packagesReached(graph, module)]));
+const isPeer = (name: string) => name.startsWith("@modelcontextprotocol/");
+const corePackages = new Set([...reached].filter((name) => !isPeer(name)));
+const peerPackages = new Set([...reached].filter(isPeer));
 const dependencies = Object.fromEntries([...corePackages].sort().map((name) => [name, npmVersion(name)]));
 const peerDependencies = Object.fromEntries(
   [...peerPackages].sort().map((name) => [name, peerRange(npmVersion(name))]),

@@ -77,6 +77,7 @@ Deno.test("dist/package.json depends on the core's npm packages and takes the MC
   assert.deepEqual(manifest.dependencies, {
     "@cfworker/json-schema": pinned("@cfworker/json-schema"),
     "@valibot/to-json-schema": pinned("@valibot/to-json-schema"),
+    "re2js": pinned("re2js"),
     "valibot": pinned("valibot"),
   });
   assert.deepEqual(manifest.peerDependencies, {

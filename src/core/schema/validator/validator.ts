@@ -1,6 +1,6 @@
 /**
  * A JSON Schema validator compiled once into a tree of closures: no `eval`,
- * no `new Function`, so it runs wherever code generation is forbidden.
+ * no code built from strings, so it runs wherever code generation is forbidden.
  * Schemas it does not implement are refused as `unsupported`, for the caller
  * to validate with cfworker instead.
  *
