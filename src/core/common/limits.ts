@@ -7,6 +7,7 @@
 
 import { toPointer } from "./_json_pointer.ts";
 import { encodedStringBytes, leanVerdict, numberBytes } from "./_json_size.ts";
+import { messageOfThrown } from "./_describe_thrown.ts";
 
 /** The bounds a schema or value must stay within. */
 export interface JsonLimits {
@@ -43,6 +44,14 @@ function describe(value: unknown): string {
   return name ? `a ${name}` : "an object";
 }
 
+/** What a walk step returns when the value broke a limit; the walk's `problem` says how. */
+const FAILED: unique symbol = Symbol("failed");
+
+/**
+ * The detailed walk: it measures as it goes, stops at the first problem,
+ * and builds a copy of what it read, reading each property exactly once, so
+ * that a getter cannot show the check one value and the copy another.
+ */
 class Walk {
   bytes = 0;
   problem: LimitProblem | undefined;
@@ -52,37 +61,39 @@ class Walk {
   readonly tokens: string[] = [];
   constructor(readonly limits: JsonLimits) {}
 
-  fail(keyword: LimitProblem["keyword"], message: string): false {
+  fail(keyword: LimitProblem["keyword"], message: string): typeof FAILED {
     this.problem = { path: toPointer(this.tokens), keyword, message };
-    return false;
+    return FAILED;
   }
 
   addBytes(count: number): boolean {
     this.bytes += count;
     if (this.bytes <= this.limits.maxBytes) return true;
-    return this.fail(
+    this.fail(
       "maxBytes",
       `Cannot accept the value as it exceeds ${this.limits.maxBytes} bytes of encoded JSON: current size is over ${this.bytes} bytes`,
     );
+    return false;
   }
 
   string(text: string): boolean {
     const bytes = encodedStringBytes(text);
     if (bytes < 0) {
-      return this.fail(
+      this.fail(
         "wellFormed",
         "Cannot accept the string as it holds a lone surrogate: it has no UTF-8 encoding",
       );
+      return false;
     }
     return this.addBytes(bytes);
   }
 
-  value(value: unknown, depth: number): boolean {
+  value(value: unknown, depth: number): unknown {
     switch (typeof value) {
       case "string":
-        return this.string(value);
+        return this.string(value) ? value : FAILED;
       case "boolean":
-        return this.addBytes(value ? 4 : 5);
+        return this.addBytes(value ? 4 : 5) ? value : FAILED;
       case "number":
         if (!Number.isFinite(value)) {
           return this.fail(
@@ -90,9 +101,9 @@ class Walk {
             `Cannot accept the number as JSON has no ${value}: current value is ${value}`,
           );
         }
-        return this.addBytes(numberBytes(value));
+        return this.addBytes(numberBytes(value)) ? value : FAILED;
       case "object":
-        if (value === null) return this.addBytes(4);
+        if (value === null) return this.addBytes(4) ? value : FAILED;
         return this.container(value, depth + 1);
       default:
         return this.fail(
@@ -102,7 +113,7 @@ class Walk {
     }
   }
 
-  container(value: object, depth: number): boolean {
+  container(value: object, depth: number): unknown {
     if (depth > this.limits.maxDepth) {
       return this.fail(
         "maxDepth",
@@ -116,22 +127,26 @@ class Walk {
       );
     }
     this.ancestors.push(value);
-    const ok = Array.isArray(value) ? this.array(value, depth) : this.object(value, depth);
+    const copy = Array.isArray(value) ? this.array(value, depth) : this.object(value, depth);
     this.ancestors.pop();
-    return ok;
+    return copy;
   }
 
-  array(items: unknown[], depth: number): boolean {
-    if (!this.addBytes(items.length === 0 ? 2 : items.length + 1)) return false;
-    for (let i = 0; i < items.length; i++) {
+  array(items: unknown[], depth: number): unknown {
+    const length = items.length;
+    if (!this.addBytes(length === 0 ? 2 : length + 1)) return FAILED;
+    const copy: unknown[] = [];
+    for (let i = 0; i < length; i++) {
       this.tokens.push(String(i));
-      if (!this.value(items[i], depth)) return false;
+      const item = this.value(items[i], depth);
+      if (item === FAILED) return FAILED;
+      copy.push(item);
       this.tokens.pop();
     }
-    return true;
+    return copy;
   }
 
-  object(record: object, depth: number): boolean {
+  object(record: object, depth: number): unknown {
     // A plain object's prototype is some realm's Object.prototype (or null).
     const proto = Object.getPrototypeOf(record);
     if (proto !== null && Object.getPrototypeOf(proto) !== null) {
@@ -141,18 +156,61 @@ class Walk {
       );
     }
     const keys = Object.keys(record);
-    if (!this.addBytes(keys.length === 0 ? 2 : keys.length + 1)) return false;
+    if (!this.addBytes(keys.length === 0 ? 2 : keys.length + 1)) return FAILED;
+    const entries: [string, unknown][] = [];
     for (const key of keys) {
       this.tokens.push(key);
       // +1 for the colon after the key.
-      if (!this.string(key) || !this.addBytes(1)) return false;
-      if (!this.value((record as Record<string, unknown>)[key], depth)) {
-        return false;
-      }
+      if (!this.string(key) || !this.addBytes(1)) return FAILED;
+      const item = this.value((record as Record<string, unknown>)[key], depth);
+      if (item === FAILED) return FAILED;
+      entries.push([key, item]);
       this.tokens.pop();
     }
-    return true;
+    // fromEntries defines own properties: a "__proto__" key stays a key, as JSON.parse makes it.
+    return Object.fromEntries(entries);
   }
+}
+
+/** Runs the detailed walk; a getter or proxy that throws while read is a `json` problem. */
+function walk(value: unknown, limits: JsonLimits): { readonly copy: unknown; readonly problem?: LimitProblem } {
+  const walk = new Walk(limits);
+  let copy: unknown = FAILED;
+  try {
+    copy = walk.value(value, 0);
+  } catch (error) {
+    walk.fail("json", `Cannot read the value as reading it threw: ${messageOfThrown(error)}`);
+  }
+  return walk.problem ? { copy, problem: walk.problem } : { copy };
+}
+
+/**
+ * Copies a value that must be plain JSON within the limits, reading each
+ * property exactly once, or says why it is not. The copy is what the checks
+ * saw: a getter that answers differently each time, or a holder that
+ * changes the value afterwards, cannot change it.
+ *
+ * @param value The value to copy; it is not changed.
+ * @param limits The bounds; {@linkcode DEFAULT_LIMITS} when absent.
+ * @returns The copy, or the first problem found.
+ *
+ * @example A getter is read once
+ * ```ts
+ * import { copyJsonValue } from "./limits.ts";
+ * import assert from "node:assert/strict";
+ *
+ * let reads = 0;
+ * const copied = copyJsonValue({ get n() { return ++reads; } });
+ * assert.deepEqual(copied, { ok: true, value: { n: 1 } });
+ * assert.equal(copyJsonValue({ n: NaN }).ok, false);
+ * ```
+ */
+export function copyJsonValue(
+  value: unknown,
+  limits: JsonLimits = DEFAULT_LIMITS,
+): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: LimitProblem } {
+  const { copy, problem } = walk(value, limits);
+  return problem ? { ok: false, problem } : { ok: true, value: copy };
 }
 
 /**
@@ -193,13 +251,5 @@ export function checkJsonValue(
   } catch {
     // The detailed walk below reads the value again and reports the throw.
   }
-  const walk = new Walk(limits);
-  try {
-    walk.value(value, 0);
-  } catch (error) {
-    // A getter or a proxy can throw while the value is read.
-    const detail = error instanceof Error ? error.message : String(error);
-    walk.fail("json", `Cannot read the value as reading it threw: ${detail}`);
-  }
-  return walk.problem;
+  return walk(value, limits).problem;
 }

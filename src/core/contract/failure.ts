@@ -8,6 +8,7 @@
 import type { Diagnostic } from "../common/diagnostics.ts";
 import { HandlerError } from "../common/errors.ts";
 import { firstLine } from "../common/_first_line.ts";
+import { thrownField } from "../common/_describe_thrown.ts";
 
 /**
  * Why a call failed. `invalid_input` means the handler never ran;
@@ -147,19 +148,47 @@ export function toolFailure(
  * ```
  */
 export function failureFromThrown(tool: string, thrown: unknown): ToolFailure {
-  if (thrown instanceof HandlerError) {
-    return toolFailure("handler", `Tool "${tool}" failed: ${thrown.message}`, {
-      modelText: thrown.modelText,
-      retryable: thrown.retryable,
-      code: thrown.code,
+  // A HandlerError subclass may still read its fields through getters that throw.
+  if (isHandlerError(thrown)) {
+    const modelText = thrownField(thrown, "modelText");
+    const retryable = thrownField(thrown, "retryable");
+    const code = thrownField(thrown, "code");
+    return toolFailure("handler", `Tool "${tool}" failed: ${textField(thrown, "message") ?? "a HandlerError"}`, {
+      ...(typeof modelText === "string" ? { modelText } : {}),
+      ...(typeof retryable === "boolean" ? { retryable } : {}),
+      ...(typeof code === "string" ? { code } : {}),
     });
   }
-  const detail = thrown instanceof Error
-    ? firstLine(thrown.message) || thrown.name
-    : typeof thrown === "string"
-    ? firstLine(thrown)
-    : thrown === undefined || thrown === null
-    ? `it threw ${thrown}`
-    : `it threw ${typeof thrown === "object" ? "an object" : `a ${typeof thrown}`}`;
-  return toolFailure("handler", `Tool "${tool}" failed: ${detail}`);
+  return toolFailure("handler", `Tool "${tool}" failed: ${detailOf(thrown)}`);
+}
+
+function isHandlerError(thrown: unknown): boolean {
+  try {
+    return thrown instanceof HandlerError;
+  } catch {
+    // A revoked Proxy throws on the prototype lookup.
+    return false;
+  }
+}
+
+function textField(thrown: unknown, field: string): string | undefined {
+  const value = thrownField(thrown, field);
+  return typeof value === "string" ? value : undefined;
+}
+
+/** What a model may read of any thrown value: a first line, never a stack, never a throw. */
+function detailOf(thrown: unknown): string {
+  if (typeof thrown === "string") return firstLine(thrown);
+  if (thrown === undefined || thrown === null) return `it threw ${thrown}`;
+  let isError = false;
+  try {
+    isError = thrown instanceof Error;
+  } catch {
+    // A revoked Proxy: described by its type below.
+  }
+  if (isError) {
+    const message = textField(thrown, "message");
+    return (message === undefined ? "" : firstLine(message)) || textField(thrown, "name") || "it threw an Error";
+  }
+  return `it threw ${typeof thrown === "object" ? "an object" : `a ${typeof thrown}`}`;
 }

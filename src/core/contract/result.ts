@@ -6,6 +6,7 @@
  */
 
 import type { ContentPart, ToolResult } from "./events.ts";
+import { OUTPUT_AS_TEXT, outputAsText } from "./_output_text.ts";
 
 /** What a handler may put in a rich result. */
 export interface ResultOptions<Output> {
@@ -64,24 +65,19 @@ export function result<Output>(
   return new ResultValue(options);
 }
 
-function outputAsText(output: unknown): ContentPart[] {
-  if (output === undefined) return [];
-  try {
-    return [{ type: "text", text: JSON.stringify(output) }];
-  } catch {
-    // Not JSON: dispatch's output check fails the call as invalid_output.
-    return [];
-  }
-}
-
 /**
  * Internal: turns what a handler returned (a rich result or a bare output)
  * into a {@linkcode ToolResult}. The model sees the output as JSON text
  * unless the handler chose the content.
+ *
+ * @param value What the handler returned.
+ * @param textLater Leave that text for dispatch to write from the output it validates.
+ * @returns The result.
  */
-export function toToolResult(value: unknown): ToolResult {
+export function toToolResult(value: unknown, textLater = false): ToolResult {
   const options: ResultOptions<unknown> = value instanceof ResultValue ? value.options : { output: value };
-  const content = options.content ?? outputAsText(options.output);
+  const content = options.content ??
+    (textLater && options.output !== undefined ? OUTPUT_AS_TEXT : outputAsText(options.output));
   return {
     content,
     ...(options.output === undefined ? {} : { output: options.output }),

@@ -22,6 +22,7 @@ import type { ParseResult } from "../schema/schema.ts";
 import { markChecked } from "./_checked.ts";
 import { withDirectRun } from "./_direct.ts";
 import { parserFor } from "./_parser.ts";
+import { messageOfThrown } from "../common/_describe_thrown.ts";
 
 /** What a handler may return: an output, a rich result, or a suspension. */
 export type HandlerReturn<Output> =
@@ -132,7 +133,7 @@ function eventOf(
         payload: returned.payload,
       };
     } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
+      const detail = messageOfThrown(error);
       return {
         type: "failed",
         failure: toolFailure(
@@ -143,7 +144,7 @@ function eventOf(
     }
     return { type: "suspended", suspension };
   }
-  return { type: "output", result: toToolResult(returned) };
+  return { type: "output", result: toToolResult(returned, true) };
 }
 
 /** The stream of a handler's one event, started when first read. */
@@ -218,7 +219,7 @@ function sideOf(name: string, side: SchemaSide, schema: ToolSchema, explicit: Js
     try {
       jsonSchema = ownJsonSchema(standard, side);
     } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
+      const detail = messageOfThrown(error);
       throw new InvalidSpecError(
         `Cannot define "${name}" as its ${side} schema cannot convert itself to JSON Schema (pass ${field}): ${detail}`,
         { path: `/${side}` },

@@ -4,6 +4,7 @@
 import type { Diagnostic } from "../common/diagnostics.ts";
 import { checkJsonValue, type JsonLimits } from "../common/limits.ts";
 import { parsedStructureHolds } from "../common/_json_size.ts";
+import { messageOfThrown } from "../common/_describe_thrown.ts";
 
 /** Arguments read into a private JSON object, or the one problem that stopped it. */
 export type ReadArguments =
@@ -12,10 +13,6 @@ export type ReadArguments =
 
 function refuse(keyword: string, message: string): ReadArguments {
   return { ok: false, diagnostic: { path: "", keyword, message } };
-}
-
-function detailOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function kindOf(value: unknown): string {
@@ -49,7 +46,7 @@ export function readArguments(raw: unknown, limits: JsonLimits): ReadArguments {
     try {
       value = JSON.parse(raw);
     } catch (error) {
-      return refuse("json", `Cannot read the arguments as they are not valid JSON: ${detailOf(error)}`);
+      return refuse("json", `Cannot read the arguments as they are not valid JSON: ${messageOfThrown(error)}`);
     }
   }
   if (raw !== value) return accept(value, limits, textVouches(raw as string, limits));
@@ -61,7 +58,7 @@ export function readArguments(raw: unknown, limits: JsonLimits): ReadArguments {
     if (problem) return { ok: false, diagnostic: problem };
     copy = structuredClone(value);
   } catch (error) {
-    return refuse("json", `Cannot read the arguments as reading them threw: ${detailOf(error)}`);
+    return refuse("json", `Cannot read the arguments as reading them threw: ${messageOfThrown(error)}`);
   }
   return accept(copy, limits);
 }

@@ -9,13 +9,16 @@ import { type DynTool, INVOCATION_TOKEN, type ToolContext, ValidatedInvocation }
 import type { ParseResult } from "../schema/schema.ts";
 import type { ExecutionEvent, ProgressEvent, TerminalEvent, ToolEvent, ToolResult } from "../contract/events.ts";
 import { FAILURE_KINDS, type FailureKind, type ToolFailure, toolFailure } from "../contract/failure.ts";
-import { checkJsonValue, DEFAULT_LIMITS, type JsonLimits } from "../common/limits.ts";
+import { checkJsonValue, copyJsonValue, DEFAULT_LIMITS, type JsonLimits } from "../common/limits.ts";
 import { type CompiledSchema, compileSchema } from "../schema/schema.ts";
 import type { ToolDescriptor } from "../contract/spec.ts";
 import { APPROVAL_RESUME_SCHEMA, type SuspendedCall } from "../contract/suspend.ts";
-import type { ApprovalDecision, ApprovalGate, CallOptions, ToolCall } from "./tool_call.ts";
+import type { ApprovalDecision, ApprovalGate, ArgumentsProjection, CallOptions } from "./tool_call.ts";
 import { readArguments } from "./_arguments.ts";
+import { OUTPUT_AS_TEXT, outputAsText } from "../contract/_output_text.ts";
 import { CallControl, STOPPED } from "./_call_control.ts";
+import { readCallOptions } from "./_call_options.ts";
+import { EventQueue } from "./_event_queue.ts";
 import { type DirectRun, directRunOf } from "../define/_direct.ts";
 import {
   approvalGateFailed,
@@ -36,8 +39,10 @@ import {
   unexpected,
 } from "./_dispatch_failures.ts";
 import { isRecord } from "../common/_is_record.ts";
-import { recordProblem, suspendedRecord } from "./_suspended_record.ts";
+import { readRecord, suspendedRecord } from "./_suspended_record.ts";
 import { CallContext } from "./_tool_context.ts";
+import { describeThrown, thrownField } from "../common/_describe_thrown.ts";
+import { showValue } from "../common/_show_value.ts";
 
 /** A registered tool, with what dispatch needs resolved once at registration. */
 export interface Entry {
@@ -89,31 +94,6 @@ function keyAt(
     keyword: "required",
     message: `Missing the idempotency key "${path}": it must be a non-empty string or a number.`,
   };
-}
-
-/** Says what is wrong with a call's options, if anything: they come from the host, not the model. */
-function optionsProblem(options: CallOptions, timeoutMs: number | undefined): string | undefined {
-  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= 2 ** 31 - 1)) {
-    return `timeoutMs must be a number from 1 to ${2 ** 31 - 1}: current value is ${String(timeoutMs)}`;
-  }
-  const signal: unknown = options.signal;
-  if (
-    signal !== undefined &&
-    !(isRecord(signal) && typeof signal.aborted === "boolean" && typeof signal.addEventListener === "function")
-  ) {
-    return `signal must be an AbortSignal: current value is ${signal === null ? "null" : typeof signal}`;
-  }
-  const key: unknown = options.idempotencyKey;
-  if (key !== undefined && (typeof key !== "string" || key === "")) {
-    return `idempotencyKey must be a non-empty string: current value is ${typeof key === "string" ? '""' : typeof key}`;
-  }
-  const projection: unknown = options.projection;
-  if (projection !== undefined && !(isRecord(projection) && typeof projection.restore === "function")) {
-    return `projection must be an ArgumentsProjection with a restore function: current value is ${
-      projection === null ? "null" : typeof projection
-    }`;
-  }
-  return undefined;
 }
 
 /** Copies a progress report's known fields, or says why it is malformed. */
@@ -173,12 +153,13 @@ function parseOutcome(parsed: unknown): ParseOutcome {
 }
 
 function threw(error: unknown): ParseOutcome {
-  return { broken: `threw: ${String(error)}` };
+  return { broken: `threw: ${describeThrown(error)}` };
 }
 
 function outputEvent(result: Record<string, unknown>, output: unknown): TerminalEvent {
   const checked: ToolResult = {
     ...(result as unknown as ToolResult),
+    ...(result.content === OUTPUT_AS_TEXT ? { content: outputAsText(output) } : {}),
     ...(output === undefined ? {} : { output }),
   };
   return { type: "output", result: checked };
@@ -200,6 +181,21 @@ function withinEndGrace<T>(step: Promise<T>): Promise<T | typeof GRACE_OVER> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const over = new Promise<typeof GRACE_OVER>((resolve) => timer = setTimeout(() => resolve(GRACE_OVER), END_GRACE_MS));
   return Promise.race([step, over]).finally(() => clearTimeout(timer));
+}
+
+/** A projection's name for a message; a host's projection may hold anything there. */
+function nameOf(projection: ArgumentsProjection): string {
+  const name = thrownField(projection, "name");
+  return typeof name === "string" ? name.slice(0, 100) : "unnamed";
+}
+
+/** Runs an admission step; a throw in it (a bug) is a failed terminal. */
+function admitSafely(admit: () => Dispatch | TerminalEvent): Dispatch | TerminalEvent {
+  try {
+    return admit();
+  } catch (error) {
+    return unexpected(error);
+  }
 }
 
 /** Waits for a call's terminal, then releases its control. Never rejects. */
@@ -235,46 +231,55 @@ export class Dispatcher {
     this.#limits = settings.limits ?? DEFAULT_LIMITS;
   }
 
-  /** Checks a call up to its dispatch: its shape, its tool, its arguments. */
-  admit(call: ToolCall, options: CallOptions): Dispatch | TerminalEvent {
-    if (
-      !isRecord(call) || typeof call.id !== "string" ||
-      typeof call.name !== "string"
-    ) {
+  /** Checks a call up to its dispatch: its shape, its tool, its options, its arguments. */
+  admit(call: unknown, options: unknown): Dispatch | TerminalEvent {
+    let id: unknown, name: unknown, raw: unknown;
+    try {
+      // Each field is read once: a getter may answer differently the next time.
+      if (isRecord(call)) ({ id, name, arguments: raw } = call);
+    } catch {
       return failed(malformedCall());
     }
-    const entry = this.#entries.get(call.name);
+    if (typeof id !== "string" || typeof name !== "string") {
+      return failed(malformedCall());
+    }
+    const entry = this.#entries.get(name);
     if (!entry) {
-      return failed(notFound(call.name));
+      return failed(notFound(name));
     }
-    const read = readArguments(call.arguments, this.#limits);
-    if (!read.ok) {
-      return failed(invalidInput(call.name, one(read.diagnostic)));
+    const read = readCallOptions(options);
+    if (typeof read === "string") return failed(invalidOptions(name, read));
+    const argued = readArguments(raw, this.#limits);
+    if (!argued.ok) {
+      return failed(invalidInput(name, one(argued.diagnostic)));
     }
-    let args = read.value;
-    const projection = options.projection;
-    if (typeof projection?.restore === "function") {
+    let args = argued.value;
+    const projection = read.projection;
+    if (projection !== undefined) {
       try {
         args = projection.restore(entry.descriptor.inputSchema, args);
       } catch (error) {
         return failed(
-          contract(call.name, `the ${projection.name} projection could not restore the arguments: ${error}`),
+          contract(
+            name,
+            `the ${nameOf(projection)} projection could not restore the arguments: ${describeThrown(error)}`,
+          ),
         );
       }
       if (!isRecord(args)) {
         return failed(
-          contract(call.name, `the ${projection.name} projection restored arguments that are not an object`),
+          contract(name, `the ${nameOf(projection)} projection restored arguments that are not an object`),
         );
       }
     }
-    return { entry, callId: call.id, args, options };
+    return { entry, callId: id, args, options: read };
   }
 
   /** Checks a parked call and its answer up to its dispatch. */
-  admitResume(record: SuspendedCall, answer: unknown, options: CallOptions): Dispatch | TerminalEvent {
-    const problem = recordProblem(record);
-    if (problem) {
-      return failed(refusedResume("the call", "the record is malformed", one(problem)));
+  admitResume(stored: unknown, answer: unknown, options: unknown): Dispatch | TerminalEvent {
+    const record = readRecord(stored, this.#limits);
+    if (!("v" in record)) {
+      return failed(refusedResume("the call", "the record is malformed", one(record)));
     }
     const tool = `"${record.tool}"`;
     const inputProblem = checkJsonValue(record.input, this.#limits);
@@ -289,6 +294,8 @@ export class Dispatcher {
     if (!entry) {
       return failed(notFoundToResume(record.tool));
     }
+    const read = readCallOptions(options);
+    if (typeof read === "string") return failed(invalidOptions(record.tool, read));
     if (entry.descriptor.version !== record.version) {
       const why =
         `the tool changed since the call was parked: the record is for version ${record.version} and the registered tool is version ${entry.descriptor.version}`;
@@ -305,36 +312,34 @@ export class Dispatcher {
       return failed(refusedResume(
         tool,
         "the record's resume schema is invalid",
-        one({ path: "/resumeSchema", keyword: "schema", message: String(error) }),
+        one({ path: "/resumeSchema", keyword: "schema", message: describeThrown(error) }),
       ));
     }
-    const limit = checkJsonValue(answer, this.#limits);
-    const verdict = limit ? { ok: false as const, ...one(limit) } : resumeSchema.validate(answer);
+    // The answer handed on is exactly the copy that was validated.
+    const copied = copyJsonValue(answer, this.#limits);
+    const verdict = copied.ok ? resumeSchema.validate(copied.value) : { ok: false as const, ...one(copied.problem) };
     if (!verdict.ok) {
       return failed(refusedResume(tool, "the answer does not meet the record's resume schema", verdict));
     }
     return {
       entry,
       callId: record.callId,
-      args: structuredClone(record.input) as Record<string, unknown>,
-      options,
-      resume: { answer: structuredClone(answer), origin: record.origin },
-      idempotencyKey: options.idempotencyKey ?? record.idempotencyKey,
+      // The record is a private copy already.
+      args: record.input as Record<string, unknown>,
+      options: read,
+      resume: { answer: (copied as { value: unknown }).value, origin: record.origin },
+      idempotencyKey: read.idempotencyKey ?? record.idempotencyKey,
     };
   }
 
   /** Admits a call and runs it to its terminal, handing progress to `onProgress`. Never throws or rejects. */
-  settle(admit: () => Dispatch | TerminalEvent, options: CallOptions): Promise<TerminalEvent> {
-    let admitted: Dispatch | TerminalEvent;
-    try {
-      admitted = admit();
-    } catch (error) {
-      return Promise.resolve(unexpected(error));
-    }
+  settle(admit: () => Dispatch | TerminalEvent): Promise<TerminalEvent> {
+    const admitted = admitSafely(admit);
     if ("type" in admitted) return Promise.resolve(admitted);
+    const onProgress = admitted.options.onProgress;
     return this.#drive(admitted, (event) => {
       try {
-        options.onProgress?.(event);
+        onProgress?.(event);
       } catch {
         // A failing progress callback must not fail the call.
       }
@@ -343,37 +348,31 @@ export class Dispatcher {
 
   /**
    * Streams an admitted call: its progress as it comes, then its terminal.
-   * A caller that stops reading cancels the call.
+   * A slow reader gets the latest progress, not every report (see
+   * `EventQueue`). A caller that stops reading cancels the call.
    */
-  async *events(admitted: Dispatch | TerminalEvent): AsyncGenerator<ToolEvent, void, undefined> {
+  async *events(admit: () => Dispatch | TerminalEvent): AsyncGenerator<ToolEvent, void, undefined> {
+    const admitted = admitSafely(admit);
     if ("type" in admitted) {
       yield admitted;
       return;
     }
-    const queue: ToolEvent[] = [];
-    let wake: (() => void) | undefined;
+    const queue = new EventQueue();
     let control: CallControl | undefined;
-    let finished = false;
-    const push = (event: ToolEvent) => {
-      queue.push(event);
-      wake?.();
-    };
-    this.#drive(admitted, push, (made) => control = made).then((terminal) => {
-      finished = true;
-      push(terminal);
-    });
+    this.#drive(admitted, (event) => queue.progress(event), (made) => control = made).then((terminal) =>
+      queue.finish(terminal)
+    );
     try {
       while (true) {
-        while (queue.length > 0) {
-          const event = queue.shift()!;
+        let event: ToolEvent | undefined;
+        while ((event = queue.take()) !== undefined) {
           yield event;
           if (event.type !== "progress") return;
         }
-        await new Promise<void>((resolve) => wake = resolve);
-        wake = undefined;
+        await queue.next();
       }
     } finally {
-      if (!finished) control?.cancel();
+      if (!queue.finished) control?.cancel();
     }
   }
 
@@ -394,10 +393,6 @@ export class Dispatcher {
     try {
       const { entry, options } = job;
       const timeoutMs = options.timeoutMs ?? entry.descriptor.timeoutMs;
-      const problem = optionsProblem(options, timeoutMs);
-      if (problem) {
-        return Promise.resolve(failed(invalidOptions(entry.descriptor.name, problem)));
-      }
       // A stream's reader may walk away, so a streamed call can always be stopped.
       control = new CallControl(options.signal, timeoutMs, onControl !== undefined);
       onControl?.(control);
@@ -549,7 +544,7 @@ export class Dispatcher {
       callId: invocation.callId,
       idempotencyKey: invocation.idempotencyKey,
       resume: job.resume?.origin === "handler" ? job.resume.answer : undefined,
-      extensions: options.extensions === undefined ? NO_EXTENSIONS : Object.freeze({ ...options.extensions }),
+      extensions: options.extensions ?? NO_EXTENSIONS,
       progress(event) {
         const progress = readProgress(event);
         if (typeof progress === "string") {
@@ -596,7 +591,7 @@ export class Dispatcher {
     try {
       iterator = entry.tool.execute(invocation, ctx)[Symbol.asyncIterator]();
     } catch (error) {
-      return failed(contract(name, `execute() threw: ${String(error)}`));
+      return failed(contract(name, `execute() threw: ${describeThrown(error)}`));
     }
     // The promise constructor also catches an iterator whose next() throws or returns no promise.
     const step = () =>
@@ -618,9 +613,9 @@ export class Dispatcher {
             terminal
               ? contract(
                 name,
-                `the stream threw after its terminal event: ${String(outcome.error)}`,
+                `the stream threw after its terminal event: ${describeThrown(outcome.error)}`,
               )
-              : contract(name, `the stream threw: ${String(outcome.error)}`),
+              : contract(name, `the stream threw: ${describeThrown(outcome.error)}`),
           );
         }
         if (outcome.result.done) {
@@ -678,7 +673,8 @@ export class Dispatcher {
     invocation: ValidatedInvocation,
     ctx: ToolContext,
   ): TerminalEvent | Promise<TerminalEvent> {
-    const threw = (error: unknown) => failed(contract(job.entry.descriptor.name, `the stream threw: ${String(error)}`));
+    const threw = (error: unknown) =>
+      failed(contract(job.entry.descriptor.name, `the stream threw: ${describeThrown(error)}`));
     let event: ExecutionEvent | Promise<ExecutionEvent>;
     try {
       event = run(invocation, ctx);
@@ -743,7 +739,7 @@ export class Dispatcher {
         return failed(
           contract(
             name,
-            `the suspension's resume schema is invalid: ${String(error)}`,
+            `the suspension's resume schema is invalid: ${describeThrown(error)}`,
           ),
         );
       }
@@ -776,7 +772,7 @@ export class Dispatcher {
     return failed(
       contract(
         name,
-        `the stream yielded an unknown event type ${JSON.stringify(String(event.type))}`,
+        `the stream yielded an unknown event type ${showValue(event.type)}`,
       ),
     );
   }
@@ -814,10 +810,12 @@ export class Dispatcher {
       }
       return outputEvent(result, undefined);
     }
-    const problem = checkJsonValue(output, this.#limits);
-    if (problem) return failed(invalidOutput(name, one(problem)));
-    if (!entry.parseOutput) return outputEvent(result, output);
-    const parsed = parseWith(entry.parseOutput, output);
+    // Validated and handed on is one private copy: a handler that kept the
+    // output, or built it of getters, cannot change it after the check.
+    const copied = copyJsonValue(output, this.#limits);
+    if (!copied.ok) return failed(invalidOutput(name, one(copied.problem)));
+    if (!entry.parseOutput) return outputEvent(result, copied.value);
+    const parsed = parseWith(entry.parseOutput, copied.value);
     return parsed instanceof Promise
       ? parsed.then((outcome) => parsedOutput(name, result, outcome))
       : parsedOutput(name, result, parsed);

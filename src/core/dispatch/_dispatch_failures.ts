@@ -7,6 +7,7 @@ import type { Diagnostic, DiagnosticReport } from "../common/diagnostics.ts";
 import type { TerminalEvent } from "../contract/events.ts";
 import { type ToolFailure, toolFailure } from "../contract/failure.ts";
 import type { StopReason } from "./_call_control.ts";
+import { describeThrown } from "../common/_describe_thrown.ts";
 
 export function failed(failure: ToolFailure): TerminalEvent {
   return { type: "failed", failure };
@@ -118,7 +119,7 @@ export function noApprovalGate(tool: string): ToolFailure {
 export function approvalGateFailed(tool: string, error: unknown): ToolFailure {
   return toolFailure(
     "policy_required",
-    `The approval gate failed for "${tool}": ${String(error)}`,
+    `The approval gate failed for "${tool}": ${describeThrown(error)}`,
     {
       modelText: `The call to "${tool}" was not approved.`,
     },
@@ -168,5 +169,5 @@ export function contract(tool: string, what: string): ToolFailure {
 
 /** A failure of the dispatcher itself: a bug, reported as a value. */
 export function unexpected(error: unknown): TerminalEvent {
-  return failed(toolFailure("contract", `Dispatch failed unexpectedly: ${String(error)}`));
+  return failed(toolFailure("contract", `Dispatch failed unexpectedly: ${describeThrown(error)}`));
 }

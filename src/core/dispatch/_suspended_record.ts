@@ -7,6 +7,7 @@ import type { Diagnostic } from "../common/diagnostics.ts";
 import type { ToolDescriptor } from "../contract/spec.ts";
 import type { SuspendedCall } from "../contract/suspend.ts";
 import { isRecord } from "../common/_is_record.ts";
+import { copyJsonValue, type JsonLimits } from "../common/limits.ts";
 
 /** The call a record parks: its id, its tool and its arguments. */
 export interface ParkedCall {
@@ -15,8 +16,28 @@ export interface ParkedCall {
   readonly args: Record<string, unknown>;
 }
 
+/**
+ * Reads a record back from storage: a private copy, each property read once
+ * (a getter cannot show the checks one record and the resume another),
+ * within room for its input, resume schema and payload at the value limits,
+ * and of the right shape. Returns the copy, or what is wrong with it.
+ */
+export function readRecord(record: unknown, limits: JsonLimits): SuspendedCall | Diagnostic {
+  const copied = copyJsonValue(record, {
+    maxBytes: limits.maxBytes * RECORD_VALUES + RECORD_FIELDS_BYTES,
+    maxDepth: limits.maxDepth + 1,
+  });
+  if (!copied.ok) return { ...copied.problem, message: `The record is not bounded JSON: ${copied.problem.message}` };
+  return recordProblem(copied.value) ?? copied.value as SuspendedCall;
+}
+
+/** A record carries three values bounded by the limits (input, resume schema, payload). */
+const RECORD_VALUES = 3;
+/** Room for its other fields: ids, a reason, a version, a key. */
+const RECORD_FIELDS_BYTES = 64 * 1024;
+
 /** Checks the shape of a record read back from storage. */
-export function recordProblem(record: unknown): Diagnostic | undefined {
+function recordProblem(record: unknown): Diagnostic | undefined {
   const wrong = (path: string, message: string): Diagnostic => ({
     path,
     keyword: "type",

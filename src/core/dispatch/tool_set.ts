@@ -16,6 +16,7 @@ import type { SuspendedCall } from "../contract/suspend.ts";
 import type { ApprovalGate, CallOptions, ToolCall } from "./tool_call.ts";
 import { isChecked, markChecked } from "../define/_checked.ts";
 import { Dispatcher, type Entry } from "./_dispatch.ts";
+import { NO_OPTIONS } from "./_call_options.ts";
 import { isRecord } from "../common/_is_record.ts";
 import { parserFor } from "../define/_parser.ts";
 import { type Plan, planCalls } from "./schedule.ts";
@@ -310,6 +311,13 @@ export class ToolSet implements Iterable<DynTool> {
    * or yields after its terminal ends in one `contract` failure. Stopping
    * reading before the terminal aborts the tool's signal.
    *
+   * The latest progress wins: a reader that falls behind finds at most 8
+   * progress events waiting, and once that many wait, each new report
+   * replaces the newest waiting one. A reader that keeps up sees every
+   * report; the terminal is never dropped. Hostile call or option objects
+   * (getters that throw, revoked Proxies) end in one `failed` terminal, as
+   * from {@linkcode ToolSet.call}; each option is read once.
+   *
    * @param call The model's call.
    * @param options Signal, timeout, idempotency key, extensions, approval.
    * @returns The call's events.
@@ -338,9 +346,9 @@ export class ToolSet implements Iterable<DynTool> {
    */
   async *stream(
     call: ToolCall,
-    options: CallOptions = {},
+    options: CallOptions = NO_OPTIONS,
   ): AsyncGenerator<ToolEvent, void, undefined> {
-    yield* this.#dispatcher.events(this.#dispatcher.admit(call, options));
+    yield* this.#dispatcher.events(() => this.#dispatcher.admit(call, options));
   }
 
   /**
@@ -360,8 +368,8 @@ export class ToolSet implements Iterable<DynTool> {
    * assert.equal(end.type === "failed" && end.failure.kind, "not_found");
    * ```
    */
-  call(call: ToolCall, options: CallOptions = {}): Promise<TerminalEvent> {
-    return this.#dispatcher.settle(() => this.#dispatcher.admit(call, options), options);
+  call(call: ToolCall, options: CallOptions = NO_OPTIONS): Promise<TerminalEvent> {
+    return this.#dispatcher.settle(() => this.#dispatcher.admit(call, options));
   }
 
   /**
@@ -390,9 +398,9 @@ export class ToolSet implements Iterable<DynTool> {
   async *resumeStream(
     record: SuspendedCall,
     answer: unknown,
-    options: CallOptions = {},
+    options: CallOptions = NO_OPTIONS,
   ): AsyncGenerator<ToolEvent, void, undefined> {
-    yield* this.#dispatcher.events(this.#dispatcher.admitResume(record, answer, options));
+    yield* this.#dispatcher.events(() => this.#dispatcher.admitResume(record, answer, options));
   }
 
   /**
@@ -428,8 +436,8 @@ export class ToolSet implements Iterable<DynTool> {
   resume(
     record: SuspendedCall,
     answer: unknown,
-    options: CallOptions = {},
+    options: CallOptions = NO_OPTIONS,
   ): Promise<TerminalEvent> {
-    return this.#dispatcher.settle(() => this.#dispatcher.admitResume(record, answer, options), options);
+    return this.#dispatcher.settle(() => this.#dispatcher.admitResume(record, answer, options));
   }
 }

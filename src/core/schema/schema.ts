@@ -10,6 +10,7 @@ import { boundDiagnostics, type Diagnostic, type DiagnosticReport } from "../com
 import { InvalidSpecError } from "../common/errors.ts";
 import { checkJsonValue, DEFAULT_LIMITS, type JsonLimits } from "../common/limits.ts";
 import { appendPointer } from "../common/_json_pointer.ts";
+import { messageOfThrown } from "../common/_describe_thrown.ts";
 
 /** A JSON Schema: an object or a boolean, as JSON carries it. */
 export type JsonSchema = boolean | { readonly [keyword: string]: unknown };
@@ -374,7 +375,7 @@ export function compileSchema(
     }
   } catch (error) {
     throw new InvalidSpecError(
-      `Cannot compile the ${label}: ${error instanceof Error ? error.message : String(error)}`,
+      `Cannot compile the ${label}: ${messageOfThrown(error)}`,
       { path: "" },
     );
   }
@@ -388,7 +389,7 @@ export function compileSchema(
         result = validator.validate(value);
       } catch (error) {
         // cfworker throws on a reference it cannot resolve at validation time.
-        const message = error instanceof Error ? error.message : String(error);
+        const message = messageOfThrown(error);
         return {
           ok: false,
           diagnostics: [{ path: "", keyword: "$ref", message }],

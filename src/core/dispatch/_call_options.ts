@@ -1,0 +1,92 @@
+// A call's options come from the host, but a host may hand over anything: an
+// object with getters, a Proxy, a getter that answers differently each time.
+// Each field is read once, into a private snapshot that dispatch reads from
+// then on, and checked there: a bad option is the host's bug, not the model's.
+
+import { isRecord } from "../common/_is_record.ts";
+import { messageOfThrown } from "../common/_describe_thrown.ts";
+import { showValue } from "../common/_show_value.ts";
+import type { CallOptions } from "./tool_call.ts";
+
+/** The options of a call given none; read without a copy. */
+export const NO_OPTIONS: CallOptions = Object.freeze({});
+
+/** The longest timeout a timer can wait: setTimeout's bound. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+function kindOf(value: unknown): string {
+  return value === null ? "null" : typeof value;
+}
+
+/** Reads and checks a call's options, each field once; a string says what is wrong. */
+export function readCallOptions(options: unknown): CallOptions | string {
+  if (options === NO_OPTIONS) return options;
+  let copy: Record<keyof CallOptions, unknown>;
+  try {
+    if (!isRecord(options)) return `the options must be an object: current value is ${kindOf(options)}`;
+    copy = {
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+      idempotencyKey: options.idempotencyKey,
+      extensions: options.extensions,
+      approve: options.approve,
+      onProgress: options.onProgress,
+      projection: options.projection,
+    };
+  } catch (error) {
+    return `the options could not be read: ${messageOfThrown(error)}`;
+  }
+  const problem = optionsProblem(copy);
+  if (problem) return problem;
+  if (copy.extensions !== undefined) {
+    // A private, frozen copy: a handler cannot change what the host or another call holds.
+    try {
+      copy.extensions = Object.freeze({ ...copy.extensions as object });
+    } catch (error) {
+      return `extensions could not be read: ${messageOfThrown(error)}`;
+    }
+  }
+  return copy as CallOptions;
+}
+
+function optionsProblem(options: Record<keyof CallOptions, unknown>): string | undefined {
+  const { timeoutMs, signal, idempotencyKey, extensions, approve, onProgress, projection } = options;
+  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)) {
+    return `timeoutMs must be a number from 1 to ${MAX_TIMEOUT_MS}: current value is ${showValue(timeoutMs)}`;
+  }
+  try {
+    if (
+      signal !== undefined &&
+      !(isRecord(signal) && typeof signal.aborted === "boolean" && typeof signal.addEventListener === "function")
+    ) {
+      return `signal must be an AbortSignal: current value is ${kindOf(signal)}`;
+    }
+  } catch (error) {
+    return `signal must be an AbortSignal: reading it threw ${messageOfThrown(error)}`;
+  }
+  if (idempotencyKey !== undefined && (typeof idempotencyKey !== "string" || idempotencyKey === "")) {
+    return `idempotencyKey must be a non-empty string: current value is ${
+      typeof idempotencyKey === "string" ? '""' : kindOf(idempotencyKey)
+    }`;
+  }
+  if (extensions !== undefined && (typeof extensions !== "object" || extensions === null)) {
+    return `extensions must be an object: current value is ${kindOf(extensions)}`;
+  }
+  for (const [field, value] of [["approve", approve], ["onProgress", onProgress]] as const) {
+    if (value !== undefined && typeof value !== "function") {
+      return `${field} must be a function: current value is ${kindOf(value)}`;
+    }
+  }
+  if (projection !== undefined) {
+    try {
+      if (!(isRecord(projection) && typeof projection.restore === "function")) {
+        return `projection must be an ArgumentsProjection with a restore function: current value is ${
+          kindOf(projection)
+        }`;
+      }
+    } catch (error) {
+      return `projection must be an ArgumentsProjection: reading it threw ${messageOfThrown(error)}`;
+    }
+  }
+  return undefined;
+}
