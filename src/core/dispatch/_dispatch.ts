@@ -13,7 +13,7 @@ import { checkJsonValue, copyJsonValue, DEFAULT_LIMITS, type JsonLimits } from "
 import { type CompiledSchema, compileSchema } from "../schema/schema.ts";
 import type { ToolDescriptor } from "../contract/spec.ts";
 import { APPROVAL_RESUME_SCHEMA, type SuspendedCall } from "../contract/suspend.ts";
-import type { ApprovalDecision, ApprovalGate, ArgumentsProjection, CallOptions } from "./tool_call.ts";
+import type { ApprovalAnswer, ApprovalDecision, ApprovalGate, ArgumentsProjection, CallOptions } from "./tool_call.ts";
 import { readArguments } from "./_arguments.ts";
 import { OUTPUT_AS_TEXT, outputAsText } from "../contract/_output_text.ts";
 import { CallControl, STOPPED } from "./_call_control.ts";
@@ -40,6 +40,7 @@ import {
 } from "./_dispatch_failures.ts";
 import { isRecord } from "../common/_is_record.ts";
 import { readRecord, suspendedRecord } from "./_suspended_record.ts";
+import { readVerdict } from "./_verdict.ts";
 import { CallContext } from "./_tool_context.ts";
 import { describeThrown, thrownField } from "../common/_describe_thrown.ts";
 import { showValue } from "../common/_show_value.ts";
@@ -456,8 +457,9 @@ export class Dispatcher {
     }
 
     if (job.resume?.origin === "approval") {
-      if ((job.resume.answer as { approved: boolean }).approved !== true) {
-        return failed(deniedByPerson(descriptor.name));
+      const answer = job.resume.answer as ApprovalAnswer;
+      if (answer.approved !== true) {
+        return failed(deniedByPerson(descriptor.name, answer.reason));
       }
     } else if (job.resume === undefined) {
       const gate = options.approve ?? this.#approve;
@@ -488,18 +490,23 @@ export class Dispatcher {
     if (decision === STOPPED) {
       return this.#stopped(job, control, false);
     }
-    if (decision === "suspend") {
+    const verdict = readVerdict(decision, this.#limits);
+    if (typeof verdict === "string") {
+      return failed(approvalGateFailed(descriptor.name, `the gate's answer is not a decision: ${verdict}`));
+    }
+    if (verdict.decision === "suspend") {
       return {
         type: "suspended",
         suspended: suspendedRecord(job, idempotencyKey, {
-          reason: `The call to "${descriptor.name}" needs approval`,
+          reason: verdict.reason ?? `The call to "${descriptor.name}" needs approval`,
           resumeSchema: APPROVAL_RESUME_SCHEMA,
+          payload: verdict.payload,
           origin: "approval",
         }),
       };
     }
-    if (decision !== true) {
-      return failed(refusedByPolicy(descriptor.name));
+    if (verdict.decision === "deny") {
+      return failed(refusedByPolicy(descriptor.name, verdict.reason));
     }
     return this.#invoke(job, control, input, idempotencyKey, emit);
   }

@@ -236,6 +236,27 @@ export class ToolSet implements Iterable<DynTool> {
   }
 
   /**
+   * Looks up what a model is shown of one tool, as registered (checked,
+   * with its semantics resolved): what `RetryPolicy.decide` and
+   * `schedulerClass` take.
+   *
+   * @param name The tool's name.
+   * @returns The descriptor, or `undefined` when no tool has that name.
+   *
+   * @example
+   * ```ts
+   * import { defineJsonTool, ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * const ping = defineJsonTool({ name: "ping", description: "Pong.", inputSchema: { type: "object" }, effects: [], run: () => ({}) });
+   * assert.equal(new ToolSet().register(ping).descriptor("ping")?.semantics.retry, "automatic");
+   * ```
+   */
+  descriptor(name: string): ToolDescriptor | undefined {
+    return this.#entries.get(name)?.descriptor;
+  }
+
+  /**
    * Lists what a model is shown, in canonical name order. The list is
    * cached until the set changes, so repeated calls cost nothing.
    *
