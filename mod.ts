@@ -55,6 +55,7 @@ export {
   defineTool,
   type DefineToolOptions,
   type Handler,
+  type HandlerContext,
   type HandlerReturn,
   type ToolMetadata,
   type TypedTool,
@@ -117,6 +118,21 @@ export {
   SuspendRequest,
   type SuspensionOrigin,
 } from "./src/core/contract/suspend.ts";
+
+// Sealed, single-use suspension records.
+export {
+  MemoryNonceStore,
+  type MemoryNonceStoreOptions,
+  type NonceStore,
+  RecordSeal,
+  type Sealed,
+  type SealKey,
+  type SealOptions,
+  type SealStamp,
+  type VerifyExpectation,
+  type VerifyFailureReason,
+  type VerifyResult,
+} from "./src/core/seal/seal.ts";
 
 // Effects, retry and scheduling.
 export {

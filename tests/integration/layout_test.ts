@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 const ROOT = new URL("../../", import.meta.url);
 
 /** The core's layers, each importing only the ones before it. */
-const CORE_LAYERS = ["common", "schema", "contract", "define", "dispatch"];
+const CORE_LAYERS = ["common", "seal", "schema", "contract", "define", "dispatch"];
 
 interface Rule {
   /** Folders (under src/) this folder's files may import from. */

@@ -163,3 +163,73 @@ function structureHolds(value: unknown, depth: number, maxDepth: number): boolea
   }
   return true;
 }
+
+/** What {@linkcode leanCopy} returns when it cannot show a value passes. */
+export const NOT_SHOWN: unique symbol = Symbol("not shown");
+
+/**
+ * Copies a value that is plain bounded JSON in one lean pass, reading each
+ * property once, with sizes counted at their largest; `NOT_SHOWN` when that
+ * pass cannot show it passes (too large by that count, not plain JSON, a
+ * `__proto__` key), and the caller walks again in detail.
+ *
+ * @param value The value; a getter or proxy that throws makes this throw.
+ * @param maxBytes The largest encoded size allowed, in UTF-8 bytes.
+ * @param maxDepth The deepest nesting allowed.
+ */
+export function leanCopy(value: unknown, maxBytes: number, maxDepth: number): unknown {
+  const budget = { left: maxBytes };
+  return copyOf(value, 0, maxDepth, budget);
+}
+
+function copyOf(value: unknown, depth: number, maxDepth: number, budget: { left: number }): unknown {
+  switch (typeof value) {
+    case "string": {
+      budget.left -= stringBytesAtMost(value);
+      return value.isWellFormed() && budget.left >= 0 ? value : NOT_SHOWN;
+    }
+    case "number":
+      budget.left -= numberBytesAtMost(value);
+      return Number.isFinite(value) && budget.left >= 0 ? value : NOT_SHOWN;
+    case "boolean":
+      budget.left -= 5;
+      return budget.left >= 0 ? value : NOT_SHOWN;
+    case "object": {
+      if (value === null) {
+        budget.left -= 4;
+        return budget.left >= 0 ? value : NOT_SHOWN;
+      }
+      const inner = depth + 1;
+      if (inner > maxDepth) return NOT_SHOWN;
+      if (Array.isArray(value)) {
+        const length = value.length;
+        budget.left -= length + 2;
+        if (budget.left < 0) return NOT_SHOWN;
+        const copy: unknown[] = new Array(length);
+        for (let i = 0; i < length; i++) {
+          const item = copyOf(value[i], inner, maxDepth, budget);
+          if (item === NOT_SHOWN) return NOT_SHOWN;
+          copy[i] = item;
+        }
+        return copy;
+      }
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null && Object.getPrototypeOf(proto) !== null) return NOT_SHOWN;
+      const keys = Object.keys(value);
+      budget.left -= keys.length + 2;
+      const copy: Record<string, unknown> = {};
+      for (const key of keys) {
+        // Assigning "__proto__" would set the copy's prototype: the detailed walk defines it as a key.
+        if (key === "__proto__") return NOT_SHOWN;
+        budget.left -= stringBytesAtMost(key) + 1;
+        if (budget.left < 0) return NOT_SHOWN;
+        const item = copyOf((value as Record<string, unknown>)[key], inner, maxDepth, budget);
+        if (item === NOT_SHOWN) return NOT_SHOWN;
+        copy[key] = item;
+      }
+      return copy;
+    }
+    default:
+      return NOT_SHOWN;
+  }
+}

@@ -6,7 +6,7 @@
  */
 
 import { toPointer } from "./_json_pointer.ts";
-import { encodedStringBytes, leanVerdict, numberBytes } from "./_json_size.ts";
+import { encodedStringBytes, leanCopy, leanVerdict, NOT_SHOWN, numberBytes } from "./_json_size.ts";
 import { messageOfThrown } from "./_describe_thrown.ts";
 
 /** The bounds a schema or value must stay within. */
@@ -209,6 +209,14 @@ export function copyJsonValue(
   value: unknown,
   limits: JsonLimits = DEFAULT_LIMITS,
 ): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: LimitProblem } {
+  try {
+    // Most values are far below the bounds: one lean pass copies them.
+    const lean = leanCopy(value, limits.maxBytes, limits.maxDepth);
+    if (lean !== NOT_SHOWN) return { ok: true, value: lean };
+  } catch {
+    // The detailed walk reads the value again and reports the throw.
+  }
+  // Whatever it finds is what counts: its copy is what it checked.
   const { copy, problem } = walk(value, limits);
   return problem ? { ok: false, problem } : { ok: true, value: copy };
 }

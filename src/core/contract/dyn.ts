@@ -96,6 +96,13 @@ export interface DynTool {
    */
   parseOutput?(value: unknown): ParseResult | Promise<ParseResult>;
   /**
+   * Parses the answer that resumes a call the tool's handler suspended,
+   * after the answer met the record's JSON Schema. Typed tools with a
+   * `resumeSchema` supply it, so that checks and transforms JSON Schema
+   * cannot carry still apply; the handler gets its output as `ctx.resume`.
+   */
+  parseResume?(value: unknown): ParseResult | Promise<ParseResult>;
+  /**
    * Runs a validated call. Yields progress events and then exactly one
    * terminal; the registry normalises any breach of that contract.
    */

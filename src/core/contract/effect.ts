@@ -221,11 +221,13 @@ export function resolveSemantics(
 ): ExecutionSemantics {
   const reads = isReadOnly(declaration.effects);
   const declared = declaration.semantics ?? {};
+  // Own fields only: an inherited field (or Object.prototype's) is never a declaration.
+  const own = <K extends keyof ExecutionSemantics>(field: K) =>
+    Object.hasOwn(declared, field) ? declared[field] : undefined;
   return {
-    idempotency: declared.idempotency ??
-      (reads ? "idempotent" : "non_idempotent"),
-    retry: declared.retry ?? (reads ? "automatic" : "never"),
-    concurrency: declared.concurrency ?? (reads ? "parallel" : "serial"),
+    idempotency: own("idempotency") ?? (reads ? "idempotent" : "non_idempotent"),
+    retry: own("retry") ?? (reads ? "automatic" : "never"),
+    concurrency: own("concurrency") ?? (reads ? "parallel" : "serial"),
   };
 }
 

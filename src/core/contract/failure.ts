@@ -78,8 +78,13 @@ export const MAX_MODEL_TEXT = 2000;
  * with a marker, never inside a surrogate pair.
  */
 export function boundModelText(text: string): string {
-  if (text.length <= MAX_MODEL_TEXT) return text;
-  let end = MAX_MODEL_TEXT - 20;
+  return boundText(text, MAX_MODEL_TEXT);
+}
+
+/** Cuts a text to at most `max` characters with a marker, never inside a surrogate pair. */
+export function boundText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 20;
   const code = text.charCodeAt(end - 1);
   if (code >= 0xd800 && code <= 0xdbff) end--;
   return `${text.slice(0, end)} [... truncated]`;

@@ -10,6 +10,7 @@ import { InvalidSpecError, type SpecProblem } from "../common/errors.ts";
 import type { JsonSchema } from "../schema/schema.ts";
 import { isRecord } from "../common/_is_record.ts";
 import { showValue } from "../common/_show_value.ts";
+import { checkJsonValue } from "../common/limits.ts";
 
 /** Prompt and UI hints: shown to people or appended to prompts, never validated against. */
 export interface ToolHints {
@@ -77,6 +78,19 @@ function keyPathExists(schema: JsonSchema, path: string): boolean {
   }
   return true;
 }
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (!isRecord(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+/**
+ * The JSON fields of a spec must be bounded JSON before anything walks them:
+ * the deep copy and freeze that make the descriptor recurse, and a
+ * 200,000-deep schema would overflow the stack there.
+ */
+const JSON_FIELDS = ["inputSchema", "outputSchema", "hints"] as const;
 
 function specProblems(spec: ToolSpec): SpecProblem[] {
   const problems: SpecProblem[] = [];
@@ -154,15 +168,24 @@ function specProblems(spec: ToolSpec): SpecProblem[] {
       }
     });
   }
+  for (const field of JSON_FIELDS) {
+    const problem = spec[field] === undefined ? undefined : checkJsonValue(spec[field]);
+    if (problem) {
+      refuse(`/${field}${problem.path}`, `Cannot use the ${field} as it is not bounded JSON: ${problem.message}`);
+    }
+  }
   if (spec.semantics !== undefined) {
-    if (!isRecord(spec.semantics)) {
+    if (!isPlainRecord(spec.semantics)) {
+      // An object with another prototype could hand over inherited fields the checks below never see.
       refuse(
         "/semantics",
-        `Cannot use the semantics as they must be an object: current value is ${showValue(spec.semantics)}`,
+        `Cannot use the semantics as they must be a plain object: current value is ${showValue(spec.semantics)}`,
       );
     } else {
       for (const [field, value] of Object.entries(spec.semantics)) {
-        const allowed = SEMANTIC_VALUES[field as keyof ExecutionSemantics];
+        const allowed = Object.hasOwn(SEMANTIC_VALUES, field)
+          ? SEMANTIC_VALUES[field as keyof ExecutionSemantics]
+          : undefined;
         if (!allowed) {
           refuse(
             `/semantics/${field}`,

@@ -7,6 +7,7 @@
 
 import type { ValibotSchema } from "../schema/valibot_schema.ts";
 import type { JsonSchema } from "../schema/schema.ts";
+import type { SealStamp } from "../seal/seal.ts";
 
 /** Why a call is parked: the handler asked, or an approval gate did before it ran. */
 export type SuspensionOrigin = "handler" | "approval";
@@ -33,6 +34,8 @@ export interface SuspendedCall {
   readonly origin: SuspensionOrigin;
   /** The idempotency key of the call, kept so a resumed call reuses it. */
   readonly idempotencyKey?: string;
+  /** The seal over every other field, when the set that parked the call has a seal. */
+  readonly seal?: SealStamp;
 }
 
 /**
@@ -62,8 +65,13 @@ export const APPROVAL_RESUME_SCHEMA: JsonSchema = Object.freeze({
 export interface SuspendOptions {
   /** Why a human is needed. */
   readonly reason: string;
-  /** The answer's schema: a Valibot schema or a JSON Schema. */
-  readonly resumeSchema: ValibotSchema | JsonSchema;
+  /**
+   * The answer's schema: a Valibot schema or a JSON Schema. May be left out
+   * when the tool declares its `resumeSchema`, which is then used. A Valibot
+   * schema with checks or transforms JSON Schema cannot carry must be the
+   * tool's declared one, or the suspension fails as `contract`.
+   */
+  readonly resumeSchema?: ValibotSchema | JsonSchema;
   /** Data the human needs to decide; must be JSON. */
   readonly payload?: unknown;
 }
@@ -72,8 +80,8 @@ export interface SuspendOptions {
 export class SuspendRequest {
   /** Why a human is needed. */
   readonly reason: string;
-  /** The answer's schema. */
-  readonly resumeSchema: ValibotSchema | JsonSchema;
+  /** The answer's schema; `undefined` for the tool's declared one. */
+  readonly resumeSchema: ValibotSchema | JsonSchema | undefined;
   /** Data the human needs. */
   readonly payload: unknown;
 

@@ -30,10 +30,16 @@ export type HandlerReturn<Output> =
   | ResultValue<Output>
   | SuspendRequest;
 
+/** A handler's context, its `resume` typed by the tool's resume schema. */
+export type HandlerContext<Resume = unknown> = Omit<ToolContext, "resume"> & {
+  /** The answer, validated and transformed by the tool's resume schema, when the call is resumed. */
+  readonly resume?: Resume;
+};
+
 /** A tool handler: gets the validated input, returns or throws. */
-export type Handler<Input, Output> = (
+export type Handler<Input, Output, Resume = unknown> = (
   input: Input,
-  ctx: ToolContext,
+  ctx: HandlerContext<Resume>,
 ) => HandlerReturn<Output> | Promise<HandlerReturn<Output>>;
 
 /** The spec fields every way of defining a tool shares. */
@@ -43,6 +49,7 @@ export type ToolMetadata = Omit<ToolSpec, "inputSchema" | "outputSchema">;
 export interface DefineToolOptions<
   In extends ToolSchema,
   Out extends ToolSchema | undefined,
+  Resume extends ToolSchema | undefined = undefined,
 > extends ToolMetadata {
   /**
    * The schema of the arguments, an object schema: Valibot, or any
@@ -59,10 +66,20 @@ export interface DefineToolOptions<
   readonly inputJsonSchema?: JsonSchema;
   /** As `inputJsonSchema`, for a Standard Schema output. */
   readonly outputJsonSchema?: JsonSchema;
+  /**
+   * The schema of the answer that resumes a suspended call: Valibot or a
+   * Standard Schema with its own JSON Schema conversion. A record keeps the
+   * derived JSON Schema; a resume checks the answer against it and then
+   * against this schema itself, so checks and transforms JSON Schema cannot
+   * carry still run, and `ctx.resume` gets (and is typed by) its output.
+   * `suspend()` may then leave out its own `resumeSchema`.
+   */
+  readonly resumeSchema?: Resume;
   /** The handler. */
   readonly run: Handler<
     ToolSchemaOutput<In>,
-    Out extends ToolSchema ? ToolSchemaInput<Out> : unknown
+    Out extends ToolSchema ? ToolSchemaInput<Out> : unknown,
+    Resume extends ToolSchema ? ToolSchemaOutput<Resume> : unknown
   >;
 }
 
@@ -156,9 +173,10 @@ async function* streamOf(start: () => ExecutionEvent | Promise<ExecutionEvent>):
 function handlerTool<T extends Omit<DynTool, "execute">>(
   fields: T,
   run: Handler<unknown, unknown>,
+  resume?: DeclaredResume,
 ): T & Pick<DynTool, "execute"> {
   const name = fields.descriptor.name;
-  const resumeSchemaOf = resumeSchemaFor(name);
+  const resumeSchemaOf = resumeSchemaFor(name, resume);
   const direct = (invocation: ValidatedInvocation, ctx: ToolContext) =>
     handle(name, run, invocation.input, ctx, resumeSchemaOf);
   const tool = {
@@ -175,7 +193,16 @@ function isValibotSchema(value: unknown): value is ValibotSchema {
 }
 
 function deriveOrRefuse(name: string, label: string, schema: ValibotSchema) {
-  const derived = deriveJsonSchema(schema);
+  let derived: ReturnType<typeof deriveJsonSchema>;
+  try {
+    derived = deriveJsonSchema(schema);
+  } catch (error) {
+    // The conversion recurses: a schema nested thousands deep overflows the stack (a RangeError).
+    throw new InvalidSpecError(
+      `Cannot define "${name}" as its ${label} could not be converted to JSON Schema: ${messageOfThrown(error)}`,
+      { path: `/${label}` },
+    );
+  }
   if (derived.refusals.length > 0) {
     throw new InvalidSpecError(
       `Cannot define "${name}" as its ${label} holds a shape JSON cannot carry: ${derived.refusals.join(" ")}`,
@@ -201,7 +228,12 @@ interface TypedSide {
   readonly parse: (value: unknown) => ParseResult | Promise<ParseResult>;
 }
 
-function sideOf(name: string, side: SchemaSide, schema: ToolSchema, explicit: JsonSchema | undefined): TypedSide {
+function sideOf(
+  name: string,
+  side: SchemaSide | "resume",
+  schema: ToolSchema,
+  explicit: JsonSchema | undefined,
+): TypedSide {
   const field = `${side}JsonSchema`;
   if (isValibotSchema(schema)) {
     if (explicit !== undefined) {
@@ -217,7 +249,8 @@ function sideOf(name: string, side: SchemaSide, schema: ToolSchema, explicit: Js
   let jsonSchema = explicit;
   if (jsonSchema === undefined) {
     try {
-      jsonSchema = ownJsonSchema(standard, side);
+      // A resume answer is what the schema takes in.
+      jsonSchema = ownJsonSchema(standard, side === "output" ? "output" : "input");
     } catch (error) {
       const detail = messageOfThrown(error);
       throw new InvalidSpecError(
@@ -237,9 +270,33 @@ function sideOf(name: string, side: SchemaSide, schema: ToolSchema, explicit: Js
   return { jsonSchema, warnings: [], parse: (value) => parseWithStandard(standard, value) };
 }
 
-function resumeSchemaFor(name: string) {
-  return (resume: SuspendRequest["resumeSchema"]): JsonSchema =>
-    isValibotSchema(resume) ? deriveOrRefuse(name, "resume schema", resume).jsonSchema : resume;
+/** A tool's declared resume schema: the schema itself and its side. */
+interface DeclaredResume extends TypedSide {
+  readonly schema: ToolSchema;
+}
+
+/**
+ * The JSON Schema a suspension's record keeps. A Valibot schema with checks
+ * or transforms JSON Schema cannot carry is refused unless it is the tool's
+ * declared one: a resume could not run them, and would accept what they refuse.
+ */
+function resumeSchemaFor(name: string, declared: DeclaredResume | undefined) {
+  return (resume: SuspendRequest["resumeSchema"]): JsonSchema => {
+    if (resume === undefined || resume === declared?.schema) {
+      if (declared) return declared.jsonSchema;
+      throw new TypeError("suspend() needs a resumeSchema as the tool declares none");
+    }
+    if (!isValibotSchema(resume)) return resume;
+    const derived = deriveOrRefuse(name, "resume schema", resume);
+    if (derived.warnings.length > 0) {
+      throw new TypeError(
+        `its schema holds what JSON Schema cannot carry (${
+          derived.warnings[0]
+        }), which a resume would skip: declare it as the tool's resumeSchema`,
+      );
+    }
+    return derived.jsonSchema;
+  };
 }
 
 // The spec fields a define function copies from its options, and no others (never `run` or the schemas).
@@ -305,6 +362,31 @@ function metadataOf(options: ToolMetadata): ToolMetadata {
  * if (end.type === "output") assert.deepEqual(end.result.output, { text: "HI" });
  * ```
  *
+ * @example A typed resume answer, checked and transformed by the tool's resumeSchema
+ * ```ts
+ * import { defineTool, suspend, ToolSet } from "@salvor/tools";
+ * import * as v from "valibot";
+ * import assert from "node:assert/strict";
+ *
+ * const unlock = defineTool({
+ *   name: "unlock",
+ *   description: "Unlocks a door once a person gives the PIN.",
+ *   inputSchema: v.object({ door: v.string() }),
+ *   resumeSchema: v.object({ pin: v.pipe(v.string(), v.trim(), v.check((pin) => pin === "1234", "Wrong PIN.")) }),
+ *   effects: ["external.mutation"],
+ *   run: (input, ctx) =>
+ *     ctx.resume === undefined ? suspend({ reason: `PIN for ${input.door}?` }) : { opened: ctx.resume.pin.length === 4 },
+ * });
+ * const tools = new ToolSet().register(unlock);
+ * const parked = await tools.call({ id: "1", name: "unlock", arguments: { door: "front" } });
+ * if (parked.type === "suspended") {
+ *   const wrong = await tools.resume(parked.suspended, { pin: "0000" });
+ *   assert.equal(wrong.type === "failed" && wrong.failure.kind, "invalid_input");
+ *   const right = await tools.resume(parked.suspended, { pin: " 1234 " });
+ *   assert.equal(right.type, "output");
+ * }
+ * ```
+ *
  * @example Any Standard Schema, with the JSON Schema a model sees
  * ```ts
  * import { defineTool, type StandardSchema, ToolSet } from "@salvor/tools";
@@ -336,8 +418,9 @@ function metadataOf(options: ToolMetadata): ToolMetadata {
 export function defineTool<
   In extends ToolSchema,
   Out extends ToolSchema | undefined = undefined,
+  Resume extends ToolSchema | undefined = undefined,
 >(
-  options: DefineToolOptions<In, Out>,
+  options: DefineToolOptions<In, Out, Resume>,
 ): TypedTool<
   ToolSchemaOutput<In>,
   Out extends ToolSchema ? ToolSchemaOutput<Out> : unknown
@@ -367,7 +450,16 @@ export function defineTool<
       { path: "/run" },
     );
   }
+  if (options.resumeSchema !== undefined && !isToolSchema(options.resumeSchema)) {
+    throw new InvalidSpecError(
+      `Cannot define "${name}" as resumeSchema must be a Valibot schema or a Standard Schema`,
+      { path: "/resumeSchema" },
+    );
+  }
   const input = sideOf(name, "input", options.inputSchema, options.inputJsonSchema);
+  const resume: DeclaredResume | undefined = options.resumeSchema === undefined
+    ? undefined
+    : { schema: options.resumeSchema, ...sideOf(name, "resume", options.resumeSchema, undefined) };
   const output = options.outputSchema === undefined
     ? undefined
     : sideOf(name, "output", options.outputSchema, options.outputJsonSchema);
@@ -381,16 +473,22 @@ export function defineTool<
   if (descriptor.outputSchema !== undefined) {
     compileSchema(descriptor.outputSchema, { label: "output schema" });
   }
-  return handlerTool({
-    descriptor,
-    warnings: Object.freeze([
-      ...effectWarnings(descriptor.effects),
-      ...input.warnings,
-      ...(output?.warnings ?? []),
-    ]),
-    parseInput: input.parse,
-    ...(output ? { parseOutput: output.parse } : {}),
-  }, options.run as Handler<unknown, unknown>);
+  if (resume) compileSchema(resume.jsonSchema, { label: "resume schema" });
+  return handlerTool(
+    {
+      descriptor,
+      warnings: Object.freeze([
+        ...effectWarnings(descriptor.effects),
+        ...input.warnings,
+        ...(output?.warnings ?? []),
+      ]),
+      parseInput: input.parse,
+      ...(output ? { parseOutput: output.parse } : {}),
+      ...(resume ? { parseResume: resume.parse } : {}),
+    },
+    options.run as Handler<unknown, unknown>,
+    resume,
+  );
 }
 
 /** Options for {@linkcode defineJsonTool}. */

@@ -11,6 +11,9 @@ import type { CallOptions } from "./tool_call.ts";
 /** The options of a call given none; read without a copy. */
 export const NO_OPTIONS: CallOptions = Object.freeze({});
 
+/** The longest subject a seal carries. */
+const MAX_SUBJECT = 1024;
+
 /** The longest timeout a timer can wait: setTimeout's bound. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
@@ -28,6 +31,7 @@ export function readCallOptions(options: unknown): CallOptions | string {
       signal: options.signal,
       timeoutMs: options.timeoutMs,
       idempotencyKey: options.idempotencyKey,
+      subject: options.subject,
       extensions: options.extensions,
       approve: options.approve,
       onProgress: options.onProgress,
@@ -50,7 +54,7 @@ export function readCallOptions(options: unknown): CallOptions | string {
 }
 
 function optionsProblem(options: Record<keyof CallOptions, unknown>): string | undefined {
-  const { timeoutMs, signal, idempotencyKey, extensions, approve, onProgress, projection } = options;
+  const { timeoutMs, signal, idempotencyKey, subject, extensions, approve, onProgress, projection } = options;
   if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)) {
     return `timeoutMs must be a number from 1 to ${MAX_TIMEOUT_MS}: current value is ${showValue(timeoutMs)}`;
   }
@@ -67,6 +71,11 @@ function optionsProblem(options: Record<keyof CallOptions, unknown>): string | u
   if (idempotencyKey !== undefined && (typeof idempotencyKey !== "string" || idempotencyKey === "")) {
     return `idempotencyKey must be a non-empty string: current value is ${
       typeof idempotencyKey === "string" ? '""' : kindOf(idempotencyKey)
+    }`;
+  }
+  if (subject !== undefined && !(typeof subject === "string" && subject.length > 0 && subject.length <= MAX_SUBJECT)) {
+    return `subject must be a string of 1 to ${MAX_SUBJECT} characters: current value is ${
+      typeof subject === "string" ? `${subject.length} characters` : kindOf(subject)
     }`;
   }
   if (extensions !== undefined && (typeof extensions !== "object" || extensions === null)) {

@@ -8,16 +8,18 @@ import type { Diagnostic } from "../common/diagnostics.ts";
 import { type DynTool, INVOCATION_TOKEN, type ToolContext, ValidatedInvocation } from "../contract/dyn.ts";
 import type { ParseResult } from "../schema/schema.ts";
 import type { ExecutionEvent, ProgressEvent, TerminalEvent, ToolEvent, ToolResult } from "../contract/events.ts";
-import { FAILURE_KINDS, type FailureKind, type ToolFailure, toolFailure } from "../contract/failure.ts";
 import { checkJsonValue, copyJsonValue, DEFAULT_LIMITS, type JsonLimits } from "../common/limits.ts";
 import { type CompiledSchema, compileSchema } from "../schema/schema.ts";
 import type { ToolDescriptor } from "../contract/spec.ts";
 import { APPROVAL_RESUME_SCHEMA, type SuspendedCall } from "../contract/suspend.ts";
 import type { ApprovalAnswer, ApprovalDecision, ApprovalGate, ArgumentsProjection, CallOptions } from "./tool_call.ts";
 import { readArguments } from "./_arguments.ts";
+import { readFailure, readSuspension } from "./_reported_event.ts";
 import { OUTPUT_AS_TEXT, outputAsText } from "../contract/_output_text.ts";
 import { CallControl, STOPPED } from "./_call_control.ts";
 import { readCallOptions } from "./_call_options.ts";
+import { toolFailure } from "../contract/failure.ts";
+import { MemoryNonceStore, type NonceStore, RecordSeal, type SealOptions } from "../seal/seal.ts";
 import { EventQueue } from "./_event_queue.ts";
 import { type DirectRun, directRunOf } from "../define/_direct.ts";
 import {
@@ -53,6 +55,8 @@ export interface Entry {
   readonly parseOutput:
     | ((value: unknown) => ParseResult | Promise<ParseResult>)
     | undefined;
+  /** The tool's own check of a resume answer, run after the record's JSON Schema. */
+  readonly parseResume: ((value: unknown) => ParseResult | Promise<ParseResult>) | undefined;
   readonly needsPolicy: boolean;
 }
 
@@ -66,11 +70,12 @@ export interface Dispatch {
   readonly resume?: {
     readonly answer: unknown;
     readonly origin: SuspendedCall["origin"];
+    /** For a sealed record: uses up its nonce; resolves to false when it was used before. */
+    readonly burn?: () => boolean | Promise<boolean>;
   };
   readonly idempotencyKey?: string;
 }
 
-const KNOWN_FAILURE_KINDS: ReadonlySet<string> = new Set(FAILURE_KINDS);
 const CONTENT_TYPES = new Set([
   "text",
   "image",
@@ -191,13 +196,38 @@ function nameOf(projection: ArgumentsProjection): string {
 }
 
 /** Runs an admission step; a throw in it (a bug) is a failed terminal. */
-function admitSafely(admit: () => Dispatch | TerminalEvent): Dispatch | TerminalEvent {
+function admitSafely(admit: () => Admitted | Promise<Admitted>): Admitted | Promise<Admitted> {
   try {
-    return admit();
+    const admitted = admit();
+    return admitted instanceof Promise ? admitted.catch(unexpected) : admitted;
   } catch (error) {
     return unexpected(error);
   }
 }
+
+/** A call admitted to its dispatch, or the terminal that refused it. */
+export type Admitted = Dispatch | TerminalEvent;
+
+/** The nonce store of the sealer, which only checks: dispatch uses up nonces itself, last. */
+const CHECK_ONLY: NonceStore = { consume: () => true };
+
+/** The one approval answer, compiled once: `{ approved: boolean, reason?: string }`. */
+const APPROVAL_SCHEMA: CompiledSchema = compileSchema(APPROVAL_RESUME_SCHEMA, { label: "approval resume schema" });
+
+const SUBJECT_WITHOUT_SEAL =
+  "subject needs a ToolSet with a seal: current value is a subject for a set whose records nothing binds to it";
+
+const SPENT: Diagnostic = {
+  path: "/seal/nonce",
+  keyword: "once",
+  message: "A sealed record resumes once.",
+};
+
+const SEALED_RECORD: Diagnostic = {
+  path: "/seal",
+  keyword: "seal",
+  message: "The record is sealed; resume it with a ToolSet that holds its key.",
+};
 
 /** Waits for a call's terminal, then releases its control. Never rejects. */
 async function released(ran: Promise<TerminalEvent>, control: CallControl | undefined): Promise<TerminalEvent> {
@@ -218,18 +248,38 @@ export class Dispatcher {
   readonly #entries: ReadonlyMap<string, Entry>;
   readonly #approve: ApprovalGate | undefined;
   readonly #limits: JsonLimits;
+  readonly #seal: { readonly sealer: RecordSeal; readonly nonces: NonceStore } | undefined;
 
   /**
    * @param entries The set's tools by name, read at each call.
-   * @param settings The set's default approval gate and its limits on values.
+   * @param settings The set's default approval gate, its limits on values and its seal.
+   * @throws {TypeError} When the seal's options are refused (see `RecordSeal`).
    */
   constructor(
     entries: ReadonlyMap<string, Entry>,
-    settings: { readonly approve?: ApprovalGate; readonly limits?: JsonLimits },
+    settings: { readonly approve?: ApprovalGate; readonly limits?: JsonLimits; readonly seal?: SealOptions },
   ) {
     this.#entries = entries;
     this.#approve = settings.approve;
     this.#limits = settings.limits ?? DEFAULT_LIMITS;
+    const seal = settings.seal;
+    if (seal !== undefined) {
+      // The sealer only checks; dispatch uses up the nonce itself, once every other check has passed.
+      this.#seal = {
+        sealer: new RecordSeal({ ...seal, nonces: CHECK_ONLY }),
+        nonces: seal.nonces ?? new MemoryNonceStore(),
+      };
+    }
+  }
+
+  /** The terminal of a parked call: its record, sealed when the set has a seal. */
+  #parked(record: SuspendedCall, subject: string | undefined): TerminalEvent | Promise<TerminalEvent> {
+    if (!this.#seal) return { type: "suspended", suspended: record };
+    return this.#seal.sealer.seal(record, subject).then(
+      (sealed): TerminalEvent => ({ type: "suspended", suspended: sealed }),
+      (error: unknown) =>
+        failed(toolFailure("contract", `Cannot park the call as sealing its record failed: ${describeThrown(error)}`)),
+    );
   }
 
   /** Checks a call up to its dispatch: its shape, its tool, its options, its arguments. */
@@ -250,6 +300,7 @@ export class Dispatcher {
     }
     const read = readCallOptions(options);
     if (typeof read === "string") return failed(invalidOptions(name, read));
+    if (read.subject !== undefined && !this.#seal) return failed(invalidOptions(name, SUBJECT_WITHOUT_SEAL));
     const argued = readArguments(raw, this.#limits);
     if (!argued.ok) {
       return failed(invalidInput(name, one(argued.diagnostic)));
@@ -276,8 +327,43 @@ export class Dispatcher {
     return { entry, callId: id, args, options: read };
   }
 
-  /** Checks a parked call and its answer up to its dispatch. */
-  admitResume(stored: unknown, answer: unknown, options: unknown): Dispatch | TerminalEvent {
+  /**
+   * Checks a parked call and its answer up to its dispatch. With a seal, the
+   * seal is verified before anything else of the record is read; its nonce
+   * is used up later, once everything else has passed (see `#admitted`).
+   */
+  admitResume(stored: unknown, answer: unknown, options: unknown): Admitted | Promise<Admitted> {
+    const read = readCallOptions(options);
+    if (typeof read === "string") return failed(invalidOptions("the parked call", read));
+    const seal = this.#seal;
+    if (!seal) {
+      if (read.subject !== undefined) return failed(invalidOptions("the parked call", SUBJECT_WITHOUT_SEAL));
+      if (thrownField(stored, "seal") !== undefined) {
+        return failed(
+          refusedResume("the call", "the record is sealed and this set holds no seal to verify it", one(SEALED_RECORD)),
+        );
+      }
+      return this.#admitRecord(stored, answer, read, undefined);
+    }
+    const expected = read.subject === undefined ? {} : { subject: read.subject };
+    return seal.sealer.verify(stored, expected).then((verified) => {
+      if (!verified.ok) {
+        const why = `its seal is refused (${verified.reason})`;
+        return failed(
+          refusedResume("the call", why, one({ path: "/seal", keyword: "seal", message: verified.message })),
+        );
+      }
+      const { nonce, exp } = verified.stamp;
+      return this.#admitRecord(verified.record, answer, read, () => seal.nonces.consume(nonce, exp));
+    }, (error: unknown) => unexpected(error));
+  }
+
+  #admitRecord(
+    stored: unknown,
+    answer: unknown,
+    read: CallOptions,
+    burn: (() => boolean | Promise<boolean>) | undefined,
+  ): Admitted {
     const record = readRecord(stored, this.#limits);
     if (!("v" in record)) {
       return failed(refusedResume("the call", "the record is malformed", one(record)));
@@ -295,8 +381,6 @@ export class Dispatcher {
     if (!entry) {
       return failed(notFoundToResume(record.tool));
     }
-    const read = readCallOptions(options);
-    if (typeof read === "string") return failed(invalidOptions(record.tool, read));
     if (entry.descriptor.version !== record.version) {
       const why =
         `the tool changed since the call was parked: the record is for version ${record.version} and the registered tool is version ${entry.descriptor.version}`;
@@ -304,17 +388,18 @@ export class Dispatcher {
         refusedResume(tool, why, one({ path: "/version", keyword: "const", message: `Cannot resume as ${why}` })),
       );
     }
-    let resumeSchema: CompiledSchema;
-    try {
-      resumeSchema = compileSchema(record.resumeSchema, {
-        label: "resume schema",
-      });
-    } catch (error) {
-      return failed(refusedResume(
-        tool,
-        "the record's resume schema is invalid",
-        one({ path: "/resumeSchema", keyword: "schema", message: describeThrown(error) }),
-      ));
+    // An approval is answered yes or no, whatever the record says: a record cannot widen what resumes it.
+    let resumeSchema = APPROVAL_SCHEMA;
+    if (record.origin === "handler") {
+      try {
+        resumeSchema = compileSchema(record.resumeSchema, { label: "resume schema" });
+      } catch (error) {
+        return failed(refusedResume(
+          tool,
+          "the record's resume schema is invalid",
+          one({ path: "/resumeSchema", keyword: "schema", message: describeThrown(error) }),
+        ));
+      }
     }
     // The answer handed on is exactly the copy that was validated.
     const copied = copyJsonValue(answer, this.#limits);
@@ -328,14 +413,15 @@ export class Dispatcher {
       // The record is a private copy already.
       args: record.input as Record<string, unknown>,
       options: read,
-      resume: { answer: (copied as { value: unknown }).value, origin: record.origin },
+      resume: { answer: (copied as { value: unknown }).value, origin: record.origin, ...(burn ? { burn } : {}) },
       idempotencyKey: read.idempotencyKey ?? record.idempotencyKey,
     };
   }
 
   /** Admits a call and runs it to its terminal, handing progress to `onProgress`. Never throws or rejects. */
-  settle(admit: () => Dispatch | TerminalEvent): Promise<TerminalEvent> {
+  settle(admit: () => Admitted | Promise<Admitted>): Promise<TerminalEvent> {
     const admitted = admitSafely(admit);
+    if (admitted instanceof Promise) return admitted.then((ready) => this.settle(() => ready));
     if ("type" in admitted) return Promise.resolve(admitted);
     const onProgress = admitted.options.onProgress;
     return this.#drive(admitted, (event) => {
@@ -352,8 +438,8 @@ export class Dispatcher {
    * A slow reader gets the latest progress, not every report (see
    * `EventQueue`). A caller that stops reading cancels the call.
    */
-  async *events(admit: () => Dispatch | TerminalEvent): AsyncGenerator<ToolEvent, void, undefined> {
-    const admitted = admitSafely(admit);
+  async *events(admit: () => Admitted | Promise<Admitted>): AsyncGenerator<ToolEvent, void, undefined> {
+    const admitted = await admitSafely(admit);
     if ("type" in admitted) {
       yield admitted;
       return;
@@ -417,13 +503,35 @@ export class Dispatcher {
     return failed(stopped(descriptor.name, control.stopped ?? "cancelled", uncertain));
   }
 
-  /** Validates the input; a synchronous parser answers without a promise turn. */
+  /** Checks a resume answer with the tool's own schema, then validates the input. */
   #run(
     job: Dispatch,
     control: CallControl,
     emit: (event: ProgressEvent) => void,
   ): TerminalEvent | Promise<TerminalEvent> {
     if (control.stopped) return this.#stopped(job, control, false);
+    const parseResume = job.resume?.origin === "handler" ? job.entry.parseResume : undefined;
+    if (!parseResume) return this.#parseInput(job, control, emit);
+    const parsed = parseWith(parseResume, job.resume!.answer);
+    const next = (outcome: ParseOutcome) => {
+      const { name } = job.entry.descriptor;
+      if ("broken" in outcome) return failed(contract(name, `parseResume() ${outcome.broken}`));
+      if (!outcome.ok) {
+        return failed(refusedResume(`"${name}"`, "the answer does not meet the tool's resume schema", outcome));
+      }
+      const resumed: Dispatch = { ...job, resume: { answer: outcome.value, origin: "handler" } };
+      return this.#parseInput(resumed, control, emit);
+    };
+    if (!(parsed instanceof Promise)) return next(parsed);
+    return control.race(parsed).then((raced) => raced === STOPPED ? this.#stopped(job, control, false) : next(raced));
+  }
+
+  /** Validates the input; a synchronous parser answers without a promise turn. */
+  #parseInput(
+    job: Dispatch,
+    control: CallControl,
+    emit: (event: ProgressEvent) => void,
+  ): TerminalEvent | Promise<TerminalEvent> {
     const parsed = parseWith(job.entry.parseInput, job.args);
     if (!(parsed instanceof Promise)) return this.#admitted(job, control, parsed, emit);
     return control.race(parsed).then((raced) =>
@@ -455,7 +563,47 @@ export class Dispatcher {
       }
       idempotencyKey = key;
     }
+    const burn = job.resume?.burn;
+    if (burn) return this.#burnThenDecide(job, control, burn, parsed.value, idempotencyKey, emit);
+    return this.#decide(job, control, parsed.value, idempotencyKey, emit);
+  }
 
+  /**
+   * Uses up a sealed record's nonce: the last check, after the seal, the
+   * tool, its version, the answer and the input all passed, so a resume
+   * refused for any of those leaves the record usable. Once used up, the
+   * record is spent whatever follows: an approval's no, the handler's failure.
+   */
+  async #burnThenDecide(
+    job: Dispatch,
+    control: CallControl,
+    burn: () => boolean | Promise<boolean>,
+    input: unknown,
+    idempotencyKey: string | undefined,
+    emit: (event: ProgressEvent) => void,
+  ): Promise<TerminalEvent> {
+    const name = `"${job.entry.descriptor.name}"`;
+    let fresh: boolean | typeof STOPPED;
+    try {
+      fresh = await control.race(burn());
+    } catch (error) {
+      return failed(refusedResume(name, `the nonce store failed: ${describeThrown(error)}`, one(SPENT)));
+    }
+    if (fresh === STOPPED) return this.#stopped(job, control, false);
+    if (fresh !== true) return failed(refusedResume(name, "the record was resumed before", one(SPENT)));
+    return this.#decide(job, control, input, idempotencyKey, emit);
+  }
+
+  /** Runs an approved resume, asks the gate of a new call, or refuses it. */
+  #decide(
+    job: Dispatch,
+    control: CallControl,
+    input: unknown,
+    idempotencyKey: string | undefined,
+    emit: (event: ProgressEvent) => void,
+  ): TerminalEvent | Promise<TerminalEvent> {
+    const { entry, options } = job;
+    const { descriptor } = entry;
     if (job.resume?.origin === "approval") {
       const answer = job.resume.answer as ApprovalAnswer;
       if (answer.approved !== true) {
@@ -463,12 +611,12 @@ export class Dispatcher {
       }
     } else if (job.resume === undefined) {
       const gate = options.approve ?? this.#approve;
-      if (gate) return this.#approved(job, control, gate, parsed.value, idempotencyKey, emit);
+      if (gate) return this.#approved(job, control, gate, input, idempotencyKey, emit);
       if (entry.needsPolicy) {
         return failed(noApprovalGate(descriptor.name));
       }
     }
-    return this.#invoke(job, control, parsed.value, idempotencyKey, emit);
+    return this.#invoke(job, control, input, idempotencyKey, emit);
   }
 
   /** Asks the approval gate, then executes the call, parks it or refuses it. */
@@ -495,15 +643,15 @@ export class Dispatcher {
       return failed(approvalGateFailed(descriptor.name, `the gate's answer is not a decision: ${verdict}`));
     }
     if (verdict.decision === "suspend") {
-      return {
-        type: "suspended",
-        suspended: suspendedRecord(job, idempotencyKey, {
+      return this.#parked(
+        suspendedRecord(job, idempotencyKey, {
           reason: verdict.reason ?? `The call to "${descriptor.name}" needs approval`,
           resumeSchema: APPROVAL_RESUME_SCHEMA,
           payload: verdict.payload,
           origin: "approval",
         }),
-      };
+        job.options.subject,
+      );
     }
     if (verdict.decision === "deny") {
       return failed(refusedByPolicy(descriptor.name, verdict.reason));
@@ -716,62 +864,20 @@ export class Dispatcher {
       );
     }
     if (event.type === "failed") {
-      const failure = event.failure;
-      if (
-        !isRecord(failure) || !KNOWN_FAILURE_KINDS.has(failure.kind as string) ||
-        typeof failure.message !== "string"
-      ) {
-        return failed(contract(name, "the stream yielded a malformed failure"));
-      }
+      const failure = readFailure(event.failure);
       return failed(
-        toolFailure(
-          failure.kind as FailureKind,
-          failure.message,
-          failure as Partial<ToolFailure>,
-        ),
+        typeof failure === "string" ? contract(name, `the stream yielded a malformed failure: ${failure}`) : failure,
       );
     }
     if (event.type === "suspended") {
-      const suspension = event.suspension;
-      if (!isRecord(suspension) || typeof suspension.reason !== "string") {
-        return failed(
-          contract(name, "the stream yielded a malformed suspension"),
-        );
+      const suspension = readSuspension(event.suspension, this.#limits);
+      if (typeof suspension === "string") {
+        return failed(contract(name, `the stream yielded a malformed suspension: ${suspension}`));
       }
-      try {
-        compileSchema(suspension.resumeSchema as never, {
-          label: "resume schema",
-        });
-      } catch (error) {
-        return failed(
-          contract(
-            name,
-            `the suspension's resume schema is invalid: ${describeThrown(error)}`,
-          ),
-        );
-      }
-      if (
-        suspension.payload !== undefined &&
-        checkJsonValue(suspension.payload, this.#limits)
-      ) {
-        return failed(
-          contract(name, "the suspension's payload is not bounded JSON"),
-        );
-      }
-      return {
-        type: "suspended",
-        suspended: suspendedRecord(
-          job,
-          job.idempotencyKey ?? job.options.idempotencyKey,
-          {
-            reason: suspension.reason,
-            resumeSchema: suspension
-              .resumeSchema as SuspendedCall["resumeSchema"],
-            payload: suspension.payload,
-            origin: "handler",
-          },
-        ),
-      };
+      return this.#parked(
+        suspendedRecord(job, job.idempotencyKey ?? job.options.idempotencyKey, { ...suspension, origin: "handler" }),
+        job.options.subject,
+      );
     }
     if (event.type === "output") {
       return this.#output(name, entry, event.result);

@@ -68,6 +68,13 @@ export interface CallOptions {
   readonly idempotencyKey?: string;
   /** Per-call values handed to the handler as `ctx.extensions`. */
   readonly extensions?: Readonly<Record<string, unknown>>;
+  /**
+   * Whom the call is for (a user or session id, 1 to 1024 characters). In a
+   * set with a seal, a record this call parks is sealed for this subject,
+   * and resuming it needs the same subject. A set without a seal refuses
+   * it, as nothing would hold a record's holder to it.
+   */
+  readonly subject?: string;
   /** An approval gate for this call, instead of the set's. */
   readonly approve?: ApprovalGate;
   /** Receives each progress event of {@linkcode ToolSet.call}. */

@@ -13,6 +13,7 @@ import type { JsonLimits } from "../common/limits.ts";
 import { type CompiledSchema, compileSchema } from "../schema/schema.ts";
 import { describeTool, type ToolDescriptor } from "../contract/spec.ts";
 import type { SuspendedCall } from "../contract/suspend.ts";
+import type { SealOptions } from "../seal/seal.ts";
 import type { ApprovalGate, CallOptions, ToolCall } from "./tool_call.ts";
 import { isChecked, markChecked } from "../define/_checked.ts";
 import { Dispatcher, type Entry } from "./_dispatch.ts";
@@ -31,12 +32,23 @@ export interface ToolSetOptions {
   readonly approve?: ApprovalGate;
   /** Size and depth bounds on arguments and outputs. */
   readonly limits?: JsonLimits;
+  /**
+   * Seals every record the set parks (a handler's `suspend` and an approval
+   * gate's) with HMAC-SHA-256 over every field, and makes each single-use
+   * through `nonces` (a `MemoryNonceStore` when absent; give a durable one
+   * when records outlive the process or several processes resume them).
+   * Without a seal, a record is plain JSON anyone holding it may change.
+   */
+  readonly seal?: SealOptions;
 }
 
 /**
  * A strict registry of tools and the dispatcher for model calls.
  * Registration is atomic and never overwrites; dispatch validates before
  * anything runs and always ends a call with exactly one terminal event.
+ * With a `seal`, the records of parked calls are sealed and single-use
+ * (see {@linkcode ToolSet.resume}); without one they are plain JSON their
+ * holder can rewrite.
  *
  * @example Register, list, call
  * ```ts
@@ -71,7 +83,9 @@ export class ToolSet implements Iterable<DynTool> {
   /**
    * Makes an empty set.
    *
-   * @param options A default approval gate and the limits on values.
+   * @param options A default approval gate, the limits on values and the seal of parked records.
+   * @throws {TypeError} When the seal's options are of the wrong type.
+   * @throws {RangeError} When the seal's key is too short or its ttl out of range.
    */
   constructor(options: ToolSetOptions = {}) {
     this.#dispatcher = new Dispatcher(this.#entries, options);
@@ -111,6 +125,7 @@ export class ToolSet implements Iterable<DynTool> {
       descriptor,
       parseInput,
       parseOutput,
+      parseResume: typeof tool.parseResume === "function" ? tool.parseResume.bind(tool) : undefined,
       needsPolicy: schedulerClass(descriptor) === "policy_required",
     };
   }
@@ -426,6 +441,21 @@ export class ToolSet implements Iterable<DynTool> {
 
   /**
    * Resumes a parked call and resolves to its terminal event. Never throws.
+   *
+   * In a set with a `seal`, the seal is verified before anything else of
+   * the record is read; a changed, expired, unknown-key or unsealed record,
+   * or one sealed for another `subject`, fails as `invalid_input` and the
+   * handler never runs. The record's nonce is used up last, once the tool,
+   * its version, the answer (the record's schema, then the tool's own
+   * `resumeSchema`) and the input have all passed: a resume refused before
+   * that leaves the record usable, and any resume after it, an approval's
+   * no included, spends it. A second resume then fails.
+   *
+   * Without a seal, the record is trusted as it comes: whoever holds it can
+   * forge its origin, replay it, swap its input for other valid arguments
+   * and widen its resume schema (an approval always needs
+   * `{ approved: boolean }`, whatever the record says). A set without a
+   * seal refuses a sealed record and a `subject`.
    *
    * @param record The `SuspendedCall`, e.g. read back from JSON.
    * @param answer The human's answer.

@@ -99,7 +99,7 @@ function keywordOf(issue: Record<string, unknown>, data: unknown): string {
       return units ? "enum" : "anyOf";
     }
     default:
-      return KEYWORD_OF_CODE[code] ?? (code || "custom");
+      return (Object.hasOwn(KEYWORD_OF_CODE, code) ? KEYWORD_OF_CODE[code] : undefined) ?? (code || "custom");
   }
 }
 

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { fc } from "../../dev_deps.ts";
 import { DEFAULT_LIMITS, type JsonLimits } from "../../../mod.ts";
 import { checkJsonValue } from "../../../dyn.ts";
+import { copyJsonValue } from "../../../src/core/common/limits.ts";
 
 const encoder = new TextEncoder();
 const utf8Length = (text: string) => encoder.encode(text).length;
@@ -178,4 +179,29 @@ Deno.test("checkJsonValue() reports a getter or proxy that throws while read as 
     },
   });
   assert.match(checkJsonValue({ a: trap })!.message, /trap exploded/);
+});
+
+Deno.test("copyJsonValue() copies exactly the values checkJsonValue accepts, equal and unshared", () => {
+  fc.assert(
+    fc.property(fc.jsonValue({ maxDepth: 6 }), fc.integer({ min: 2, max: 8 }), (value, maxDepth) => {
+      const limits = { maxBytes: 2_000, maxDepth };
+      const copied = copyJsonValue(value, limits);
+      assert.equal(copied.ok, checkJsonValue(value, limits) === undefined);
+      if (copied.ok) {
+        assert.deepEqual(copied.value, value);
+        if (typeof value === "object" && value !== null) assert.notEqual(copied.value, value);
+      }
+    }),
+  );
+});
+
+Deno.test("copyJsonValue() keeps a __proto__ key as a key and reads each getter once", () => {
+  const parsed = JSON.parse('{"__proto__": {"polluted": true}, "a": 1}');
+  const copied = copyJsonValue(parsed);
+  assert.ok(copied.ok);
+  assert.equal(Object.getPrototypeOf(copied.value), Object.prototype);
+  assert.deepEqual(Object.keys(copied.value as object), ["__proto__", "a"]);
+  let reads = 0;
+  const shifting = Object.defineProperty({}, "n", { enumerable: true, get: () => ++reads });
+  assert.deepEqual(copyJsonValue(shifting), { ok: true, value: { n: 1 } });
 });

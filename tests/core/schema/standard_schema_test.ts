@@ -276,3 +276,23 @@ Deno.test("A Standard Schema that returns no result fails the call as contract, 
   assert.equal(end.type === "failed" && end.failure.kind, "contract");
   if (end.type === "failed") assert.match(end.failure.message, /Cannot read the broken schema's result/);
 });
+
+Deno.test("A Standard Schema issue whose code is an Object.prototype key keeps that code as its keyword", async () => {
+  const odd: StandardSchema<Record<string, never>> = {
+    "~standard": {
+      version: 1,
+      vendor: "example",
+      validate: () => ({ issues: [{ message: "Odd.", path: ["a"], code: "constructor" } as never] }),
+    },
+  };
+  const tool = defineTool({
+    name: "odd",
+    description: "Odd.",
+    inputSchema: odd,
+    inputJsonSchema: { type: "object" },
+    effects: [],
+    run: () => ({}),
+  });
+  const end = await new ToolSet().register(tool).call({ id: "1", name: "odd", arguments: { a: 1 } });
+  assert.equal(end.type === "failed" && end.failure.diagnostics?.[0].keyword, "constructor");
+});

@@ -1,0 +1,621 @@
+/**
+ * Sealing: a MAC and a single-use, expiring stamp on a JSON record (such as
+ * a parked call), so a record read back from storage is known to be one
+ * this host wrote, unchanged, and used once.
+ *
+ * ```ts
+ * import { RecordSeal } from "./seal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const seal = new RecordSeal({ key: { id: "2025-01", secret: "a secret of at least 32 bytes, kept server-side" } });
+ * const stored = JSON.stringify(await seal.seal({ callId: "call_1", tool: "write_file" }, "user_42"));
+ *
+ * const checked = await seal.verify(JSON.parse(stored), { subject: "user_42" });
+ * assert.equal(checked.ok, true);
+ * assert.equal((await seal.verify(JSON.parse(stored), { subject: "user_42" })).ok, false); // used once
+ * ```
+ *
+ * @module
+ */
+
+import { isRecord } from "../common/_is_record.ts";
+import { showValue } from "../common/_show_value.ts";
+import { decodeBase64url, encodeBase64url } from "./_base64url.ts";
+import { canonicalJson } from "./_canonical_json.ts";
+import { MemoryNonceStore, type NonceStore } from "./nonce_store.ts";
+
+export { MemoryNonceStore, type MemoryNonceStoreOptions, type NonceStore } from "./nonce_store.ts";
+
+/**
+ * A key that signs or verifies seals. `secret` is raw key material (a
+ * string counts as its UTF-8 bytes) of at least 32 bytes, or a WebCrypto
+ * HMAC SHA-256 key of at least 256 bits, with the `verify` usage (and
+ * `sign` for the key that signs).
+ *
+ * @example Keys as bytes, as text and as a WebCrypto key
+ * ```ts
+ * import { RecordSeal, type SealKey } from "./seal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const bytes: SealKey = { id: "2025-01", secret: crypto.getRandomValues(new Uint8Array(32)) };
+ * const text: SealKey = { id: "2024-12", secret: "a passphrase of at least thirty-two bytes" };
+ * const webCrypto: SealKey = {
+ *   id: "2024-11",
+ *   secret: await crypto.subtle.generateKey({ name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]),
+ * };
+ * const seal = new RecordSeal({ key: bytes, keys: [text, webCrypto] });
+ * assert.equal((await seal.seal({ a: 1 })).seal.kid, "2025-01");
+ * ```
+ */
+export interface SealKey {
+  /** Names the key in each stamp, so a verifier finds it; not secret. At most 256 characters. */
+  readonly id: string;
+  /** The key material. Bytes are copied when the seal is made. */
+  readonly secret: Uint8Array | string | CryptoKey;
+}
+
+/**
+ * Options of a {@linkcode RecordSeal}.
+ *
+ * @example Records that stay valid for an hour
+ * ```ts
+ * import { RecordSeal, type SealOptions } from "./seal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const options: SealOptions = {
+ *   key: { id: "k1", secret: crypto.getRandomValues(new Uint8Array(32)) },
+ *   ttlMs: 60 * 60 * 1000,
+ * };
+ * const { seal } = await new RecordSeal(options).seal({ a: 1 });
+ * assert.equal(seal.exp - seal.iat, 60 * 60 * 1000);
+ * ```
+ */
+export interface SealOptions {
+  /** The key that signs new seals; it verifies too. */
+  readonly key: SealKey;
+  /** More keys that verify, such as the one `key` replaced: rotation without refusing records already out. */
+  readonly keys?: readonly SealKey[];
+  /** How long a seal stays valid, in milliseconds. Default 24 hours; at most one year. */
+  readonly ttlMs?: number;
+  /** Where consumed nonces are kept. Default: a {@linkcode MemoryNonceStore} of this process. */
+  readonly nonces?: NonceStore;
+  /** The clock, in milliseconds since the Unix epoch. Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/**
+ * The stamp a sealed record carries in its `seal` field. Its fields are
+ * what the sealer wrote only once {@linkcode RecordSeal.verify} says so:
+ * read them from the `stamp` it returns.
+ *
+ * @example The stamp of a verified record
+ * ```ts
+ * import { RecordSeal } from "./seal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const sealer = new RecordSeal({ key: { id: "k1", secret: crypto.getRandomValues(new Uint8Array(32)) } });
+ * const result = await sealer.verify(await sealer.seal({ a: 1 }, "user_42"), { subject: "user_42" });
+ * assert.ok(result.ok);
+ * assert.equal(result.stamp.kid, "k1");
+ * assert.equal(result.stamp.sub, "user_42");
+ * assert.ok(result.stamp.exp > result.stamp.iat);
+ * ```
+ */
+export interface SealStamp {
+  /** The stamp's format version. */
+  readonly v: 1;
+  /** The id of the key that made the MAC. */
+  readonly kid: string;
+  /** 128 random bits, base64url: what makes the record single-use. */
+  readonly nonce: string;
+  /** When it was sealed, in milliseconds since the Unix epoch. */
+  readonly iat: number;
+  /** When it expires, in milliseconds since the Unix epoch. */
+  readonly exp: number;
+  /** Whom the record is for, when it was sealed for someone. */
+  readonly sub?: string;
+  /**
+   * HMAC-SHA-256, base64url, of the UTF-8 bytes of `salvor-record-seal-v1`,
+   * a line feed, and the canonical JSON of the record with this stamp less
+   * `mac` (keys sorted by UTF-16 code units, no whitespace).
+   */
+  readonly mac: string;
+}
+
+/**
+ * A record with its stamp, as {@linkcode RecordSeal.seal} returns it.
+ *
+ * @example The type of a sealed parked call
+ * ```ts
+ * import { RecordSeal, type Sealed } from "./seal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const sealer = new RecordSeal({ key: { id: "k1", secret: crypto.getRandomValues(new Uint8Array(32)) } });
+ * const sealed: Sealed<{ callId: string }> = await sealer.seal({ callId: "c1" });
+ * assert.equal(sealed.callId, "c1");
+ * assert.equal(sealed.seal.v, 1);
+ * ```
+ */
+export type Sealed<T extends object> = T & { readonly seal: SealStamp };
+
+/**
+ * Why {@linkcode RecordSeal.verify} refused a record: `unsealed` (no
+ * `seal` field), `malformed` (not plain JSON within the limits, or a
+ * stamp of the wrong shape), `unknown_key`, `bad_mac` (changed, or sealed
+ * with another secret), `expired`, `not_yet_valid` (dated more than 60 s
+ * ahead), `subject_mismatch`, `replayed` (its nonce was used).
+ *
+ * @example Telling an expired record from a forged one
+ * ```ts
+ * import { RecordSeal, type VerifyFailureReason } from "./seal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * let now = 0;
+ * const sealer = new RecordSeal({ key: { id: "k1", secret: "0123456789abcdef0123456789abcdef" }, now: () => now });
+ * const sealed = await sealer.seal({ a: 1 });
+ * now = 25 * 60 * 60 * 1000;
+ * const result = await sealer.verify(sealed);
+ * const reason: VerifyFailureReason | undefined = result.ok ? undefined : result.reason;
+ * assert.equal(reason, "expired");
+ * ```
+ */
+export type VerifyFailureReason =
+  | "unsealed"
+  | "malformed"
+  | "unknown_key"
+  | "bad_mac"
+  | "expired"
+  | "not_yet_valid"
+  | "subject_mismatch"
+  | "replayed";
+
+/**
+ * What {@linkcode RecordSeal.verify} found. On success, `record` is plain
+ * JSON this host sealed, unchanged, but not yet checked against any
+ * schema: check its shape as for any stored data. On failure, nothing of
+ * the record is returned.
+ *
+ * @example Narrow on ok before reading the record
+ * ```ts
+ * import { RecordSeal, type VerifyResult } from "./seal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const sealer = new RecordSeal({ key: { id: "k1", secret: "0123456789abcdef0123456789abcdef" } });
+ * const result: VerifyResult = await sealer.verify(await sealer.seal({ callId: "c1" }));
+ * if (result.ok) assert.equal(result.record.callId, "c1");
+ * else assert.fail(result.message);
+ * ```
+ */
+export type VerifyResult =
+  | { readonly ok: true; readonly record: Record<string, unknown>; readonly stamp: SealStamp }
+  | { readonly ok: false; readonly reason: VerifyFailureReason; readonly message: string };
+
+/**
+ * What a caller of {@linkcode RecordSeal.verify} expects of the record.
+ *
+ * @example A record sealed for one user verifies only for that user
+ * ```ts
+ * import { RecordSeal, type VerifyExpectation } from "./seal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const sealer = new RecordSeal({ key: { id: "k1", secret: "0123456789abcdef0123456789abcdef" } });
+ * const sealed = await sealer.seal({ a: 1 }, "user_42");
+ * const other: VerifyExpectation = { subject: "user_7" };
+ * const refused = await sealer.verify(sealed, other);
+ * assert.equal(refused.ok === false && refused.reason, "subject_mismatch");
+ * assert.equal((await sealer.verify(sealed, { subject: "user_42" })).ok, true);
+ * ```
+ */
+export interface VerifyExpectation {
+  /** Whom the record must have been sealed for. */
+  readonly subject?: string;
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+const DEFAULT_TTL_MS = 24 * HOUR_MS;
+const MAX_TTL_MS = 365 * 24 * HOUR_MS;
+// How far ahead of this host's clock another host's may run: a record sealed
+// there a moment ago still verifies here.
+const CLOCK_SKEW_MS = 60_000;
+const MIN_SECRET_BYTES = 32;
+const MAX_KEY_ID_LENGTH = 256;
+const MAX_SUBJECT_LENGTH = 1024;
+const NONCE_BYTES = 16;
+const MAC_BYTES = 32;
+// Binds a MAC to this format, so no other use of the same key yields a valid one.
+const DOMAIN = "salvor-record-seal-v1\n";
+const STAMP_FIELDS = new Set(["v", "kid", "nonce", "iat", "exp", "sub", "mac"]);
+const HMAC_SHA256 = { name: "HMAC", hash: "SHA-256" } as const;
+
+const utf8 = new TextEncoder();
+
+interface KeyEntry {
+  readonly id: string;
+  readonly material: Uint8Array<ArrayBuffer> | CryptoKey;
+  imported?: Promise<CryptoKey>;
+}
+
+/**
+ * Seals JSON records and verifies them when they come back: a stamp with
+ * an HMAC-SHA-256 over the whole record, a key id (so keys can rotate), an
+ * expiry, an optional subject, and a 128-bit nonce that makes each record
+ * verify once.
+ *
+ * The MAC covers a canonical JSON encoding of every field (keys sorted,
+ * `undefined` left out), so a record verifies after any JSON round trip
+ * and a change to any field, or to the stamp, fails. A record must be
+ * plain JSON nested at most 64 levels and at most 16 MiB once encoded.
+ *
+ * A sealed record is readable by anyone who holds it: the seal proves who
+ * wrote it, it hides nothing. Nothing reads a record's fields for you
+ * before {@linkcode RecordSeal.verify} succeeds, and `verify` returns its
+ * own copy, read once, so what was checked is what you get.
+ *
+ * Times are milliseconds since the Unix epoch. A record is valid from
+ * `iat` (60 seconds earlier, allowing for a clock that runs behind the
+ * sealer's) until `exp`, which is `iat` plus `ttlMs` (default 24 hours).
+ *
+ * @example Seal a parked call, store it, verify it once
+ * ```ts
+ * import { RecordSeal } from "./seal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const seal = new RecordSeal({ key: { id: "k1", secret: crypto.getRandomValues(new Uint8Array(32)) } });
+ * const sealed = await seal.seal({ v: 1, callId: "c1", tool: "write_file", input: { path: "a" } });
+ * const readBack = JSON.parse(JSON.stringify(sealed));
+ *
+ * const first = await seal.verify(readBack);
+ * assert.equal(first.ok, true);
+ * if (first.ok) assert.deepEqual(first.record, { v: 1, callId: "c1", tool: "write_file", input: { path: "a" } });
+ * const again = await seal.verify(readBack);
+ * assert.equal(again.ok === false && again.reason, "replayed");
+ * ```
+ */
+export class RecordSeal {
+  readonly #signing: KeyEntry;
+  readonly #keys: ReadonlyMap<string, KeyEntry>;
+  readonly #ttlMs: number;
+  readonly #nonces: NonceStore;
+  readonly #now: () => number;
+
+  /**
+   * Checks the options and makes a seal.
+   *
+   * @param options The signing key, more verifying keys, the lifetime, the nonce store, the clock.
+   * @throws {TypeError} For an option of the wrong type: a key that is not
+   *   `{ id, secret }`, a secret that is not bytes, a string or an HMAC
+   *   SHA-256 `CryptoKey` with the usages it needs, a `nonces` without
+   *   `consume`, a `now` that is not a function.
+   * @throws {RangeError} For an empty or over-long key id, a secret shorter
+   *   than 32 bytes, a `ttlMs` that is not a positive integer of at most one
+   *   year, or two keys with the same id.
+   *
+   * @example A short secret is refused at once
+   * ```ts
+   * import { RecordSeal } from "./seal.ts";
+   * import assert from "node:assert/strict";
+   *
+   * assert.throws(() => new RecordSeal({ key: { id: "k1", secret: "short" } }), {
+   *   name: "RangeError",
+   *   message: "Cannot seal records as options.key.secret must hold at least 32 bytes: current value is 5 bytes",
+   * });
+   * ```
+   */
+  constructor(options: SealOptions) {
+    if (!isRecord(options)) {
+      throw new TypeError(`Cannot seal records as options must be an object: current value is ${showValue(options)}`);
+    }
+    const { key, keys = [], ttlMs = DEFAULT_TTL_MS, nonces, now = Date.now } = options;
+    this.#signing = keyEntry(key, "options.key", true);
+    if (!Array.isArray(keys)) {
+      throw new TypeError(`Cannot seal records as options.keys must be an array: current value is ${showValue(keys)}`);
+    }
+    const byId = new Map([[this.#signing.id, this.#signing]]);
+    keys.forEach((other, i) => {
+      const entry = keyEntry(other, `options.keys[${i}]`, false);
+      if (byId.has(entry.id)) {
+        throw new RangeError(`Cannot seal records as two keys share an id: current value is ${showValue(entry.id)}`);
+      }
+      byId.set(entry.id, entry);
+    });
+    this.#keys = byId;
+    if (typeof ttlMs !== "number" || !Number.isInteger(ttlMs) || ttlMs < 1 || ttlMs > MAX_TTL_MS) {
+      const problem = typeof ttlMs === "number" ? RangeError : TypeError;
+      throw new problem(
+        `Cannot seal records as options.ttlMs must be a positive integer of at most ${MAX_TTL_MS} (one year): current value is ${
+          typeof ttlMs === "number" ? String(ttlMs) : showValue(ttlMs)
+        }`,
+      );
+    }
+    this.#ttlMs = ttlMs;
+    if (typeof now !== "function") {
+      throw new TypeError(`Cannot seal records as options.now must be a function: current value is ${showValue(now)}`);
+    }
+    this.#now = now;
+    if (
+      nonces !== undefined && (typeof nonces !== "object" || nonces === null || typeof nonces.consume !== "function")
+    ) {
+      throw new TypeError(
+        `Cannot seal records as options.nonces must have a consume method: current value is ${showValue(nonces)}`,
+      );
+    }
+    this.#nonces = nonces ?? new MemoryNonceStore({ now });
+  }
+
+  /**
+   * Stamps a copy of a record: the record, read once and copied as plain
+   * JSON, plus a `seal` field.
+   *
+   * @param record A plain JSON object with no `seal` field. Properties
+   *   whose value is `undefined` are left out of the copy, as JSON would.
+   * @param subject Whom the record is for (a user, a session); `verify`
+   *   then requires the same subject.
+   * @returns The copy with its stamp; later changes to `record` do not reach it.
+   * @throws {TypeError} For a record that is not a plain JSON object (see
+   *   the class's limits), one that already has a `seal` field, a subject
+   *   that is not a string of 1 to 1024 characters, or a clock that returns
+   *   no finite time.
+   * @throws {RangeError} For a record nested deeper than 64 levels or over
+   *   16 MiB once encoded.
+   *
+   * @example Seal for a subject
+   * ```ts
+   * import { RecordSeal } from "./seal.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const seal = new RecordSeal({ key: { id: "k1", secret: "0123456789abcdef0123456789abcdef" }, now: () => 1_000 });
+   * const sealed = await seal.seal({ callId: "c1" }, "user_42");
+   * assert.equal(sealed.callId, "c1");
+   * assert.deepEqual(
+   *   { kid: sealed.seal.kid, iat: sealed.seal.iat, exp: sealed.seal.exp, sub: sealed.seal.sub },
+   *   { kid: "k1", iat: 1_000, exp: 1_000 + 24 * 60 * 60 * 1000, sub: "user_42" },
+   * );
+   * ```
+   */
+  async seal<T extends object>(record: T, subject?: string): Promise<Sealed<T>> {
+    if (!isRecord(record)) {
+      throw new TypeError(
+        `Cannot seal records as a record must be a plain object: current value is ${showValue(record)}`,
+      );
+    }
+    if (Object.hasOwn(record, "seal")) {
+      throw new TypeError(
+        "Cannot seal records as the record already has a seal field: current value is a sealed record",
+      );
+    }
+    checkSubject(subject, "subject");
+    const copy = JSON.parse(canonicalJson(record)) as Record<string, unknown>;
+    const iat = Math.floor(this.#clock());
+    const stamp: Omit<SealStamp, "mac"> = {
+      v: 1,
+      kid: this.#signing.id,
+      nonce: encodeBase64url(crypto.getRandomValues(new Uint8Array(NONCE_BYTES))),
+      iat,
+      exp: iat + this.#ttlMs,
+      ...(subject === undefined ? {} : { sub: subject }),
+    };
+    copy.seal = stamp;
+    const key = await cryptoKey(this.#signing);
+    const mac = new Uint8Array(await crypto.subtle.sign(HMAC_SHA256, key, signedBytes(copy)));
+    copy.seal = { ...stamp, mac: encodeBase64url(mac) };
+    return copy as Sealed<T>;
+  }
+
+  /**
+   * Checks a record read back from storage, in this order: that it is
+   * plain JSON with a well-formed stamp, that the stamp's key is known,
+   * the MAC (compared in constant time), the expiry, the subject, and last
+   * that its nonce was not used before, so a record refused for any other
+   * reason does not use up its nonce.
+   *
+   * It reads the record once, into its own copy, and checks and returns
+   * that copy. Nothing about the record makes it throw: a throwing getter,
+   * a revoked proxy, a value nested 100,000 levels deep or too large to
+   * seal is `malformed`.
+   *
+   * @param record What storage gave back; anything.
+   * @param expected The subject the record must carry. A record sealed for
+   *   a subject verifies only when the same subject is given; a record
+   *   sealed for none, only when none is given.
+   * @returns The record without its stamp, and the stamp; or why it was refused.
+   * @throws {TypeError} When `expected.subject` is given and is not a
+   *   string of 1 to 1024 characters, or the clock returns no finite time.
+   * Whatever the clock or the nonce store throws is thrown as it is: a
+   * store that cannot answer is not a verdict on the record.
+   *
+   * @example A changed record is refused
+   * ```ts
+   * import { RecordSeal } from "./seal.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const seal = new RecordSeal({ key: { id: "k1", secret: "0123456789abcdef0123456789abcdef" } });
+   * const sealed = await seal.seal({ tool: "read_file", input: { path: "notes.txt" } });
+   * const changed = { ...sealed, input: { path: "/etc/passwd" } };
+   * const result = await seal.verify(changed);
+   * assert.equal(result.ok === false && result.reason, "bad_mac");
+   * assert.equal((await seal.verify(sealed)).ok, true); // the failure did not use up the nonce
+   * ```
+   */
+  async verify(record: unknown, expected: VerifyExpectation = {}): Promise<VerifyResult> {
+    const subject = isRecord(expected) ? expected.subject : undefined;
+    checkSubject(subject, "expected.subject");
+    let copy: unknown;
+    try {
+      copy = JSON.parse(canonicalJson(record));
+    } catch (error) {
+      const what = error instanceof RangeError && /^Cannot encode/.test(error.message)
+        ? "nests too deep or is too large to have been sealed"
+        : "is not plain JSON";
+      return refuse("malformed", `The record ${what}.`);
+    }
+    if (!isRecord(copy)) return refuse("malformed", "A sealed record must be a JSON object.");
+    if (!Object.hasOwn(copy, "seal")) return refuse("unsealed", "The record has no seal field.");
+    const stamp = readStamp(copy.seal);
+    if (typeof stamp === "string") return refuse("malformed", stamp);
+    const entry = this.#keys.get(stamp.kid);
+    if (entry === undefined) {
+      // The kid is not quoted: nothing the record says reaches a message before its MAC is checked.
+      return refuse("unknown_key", "The record was sealed with a key this seal does not hold.");
+    }
+    const { mac, ...signed } = stamp;
+    copy.seal = signed;
+    const key = await cryptoKey(entry);
+    const macBytes = decodeBase64url(mac, MAC_BYTES) as Uint8Array<ArrayBuffer>;
+    if (!await crypto.subtle.verify(HMAC_SHA256, key, macBytes, signedBytes(copy))) {
+      return refuse("bad_mac", "The record or its stamp was changed after it was sealed, or sealed with another key.");
+    }
+    const now = this.#clock();
+    if (now >= stamp.exp) {
+      return refuse("expired", `The record's seal expired at ${new Date(stamp.exp).toISOString()}.`);
+    }
+    if (stamp.iat > now + CLOCK_SKEW_MS) {
+      return refuse("not_yet_valid", `The record's seal is dated ${new Date(stamp.iat).toISOString()}, in the future.`);
+    }
+    if (stamp.sub !== subject) {
+      const message = stamp.sub === undefined
+        ? "The record was sealed for no subject, and a subject was expected."
+        : subject === undefined
+        ? "The record was sealed for a subject, and none was given."
+        : "The record was sealed for another subject.";
+      return refuse("subject_mismatch", message);
+    }
+    if (!await this.#nonces.consume(stamp.nonce, stamp.exp)) {
+      return refuse("replayed", "The record's nonce was used before (or the nonce store could not record it).");
+    }
+    const { seal: _, ...rest } = copy;
+    return { ok: true, record: rest, stamp: Object.freeze(stamp) };
+  }
+
+  // A clock that gives no time would let every record pass its expiry check.
+  #clock(): number {
+    const now = this.#now();
+    if (typeof now !== "number" || !Number.isFinite(now) || Math.abs(now) > Number.MAX_SAFE_INTEGER) {
+      throw new TypeError(
+        `Cannot seal records as options.now() must return a time in milliseconds: current value is ${String(now)}`,
+      );
+    }
+    return now;
+  }
+}
+
+function refuse(reason: VerifyFailureReason, message: string): VerifyResult {
+  return { ok: false, reason, message };
+}
+
+/** The bytes a MAC covers: the format's domain, then the canonical record with its stamp but no MAC. */
+function signedBytes(record: Record<string, unknown>): Uint8Array<ArrayBuffer> {
+  return utf8.encode(DOMAIN + canonicalJson(record));
+}
+
+/** The stamp, or what is wrong with it. Reads only the stamp: nothing else is trusted yet. */
+function readStamp(value: unknown): SealStamp | string {
+  if (!isRecord(value)) return "The record's seal must be an object.";
+  for (const field of Object.keys(value)) {
+    if (!STAMP_FIELDS.has(field)) return "The record's seal has a field a version 1 seal does not.";
+  }
+  const { v, kid, nonce, iat, exp, sub, mac } = value;
+  if (v !== 1) return "Only version 1 seals can be verified.";
+  if (typeof kid !== "string" || kid.length === 0 || kid.length > MAX_KEY_ID_LENGTH) {
+    return `The seal's kid must be a string of 1 to ${MAX_KEY_ID_LENGTH} characters.`;
+  }
+  if (typeof nonce !== "string" || decodeBase64url(nonce, NONCE_BYTES) === undefined) {
+    return `The seal's nonce must be ${NONCE_BYTES} bytes in base64url.`;
+  }
+  if (!Number.isSafeInteger(iat) || (iat as number) < 0) return "The seal's iat must be a time in milliseconds.";
+  if (!Number.isSafeInteger(exp) || (exp as number) <= (iat as number)) {
+    return "The seal's exp must be a time in milliseconds after its iat.";
+  }
+  if (sub !== undefined && (typeof sub !== "string" || sub.length === 0 || sub.length > MAX_SUBJECT_LENGTH)) {
+    return `The seal's sub must be a string of 1 to ${MAX_SUBJECT_LENGTH} characters.`;
+  }
+  if (typeof mac !== "string" || decodeBase64url(mac, MAC_BYTES) === undefined) {
+    return `The seal's mac must be ${MAC_BYTES} bytes in base64url.`;
+  }
+  return {
+    v: 1,
+    kid,
+    nonce,
+    iat: iat as number,
+    exp: exp as number,
+    ...(sub === undefined ? {} : { sub: sub as string }),
+    mac,
+  };
+}
+
+function checkSubject(subject: unknown, name: string): asserts subject is string | undefined {
+  if (subject === undefined) return;
+  if (typeof subject !== "string" || subject.length === 0 || subject.length > MAX_SUBJECT_LENGTH) {
+    throw new TypeError(
+      `Cannot seal records as ${name} must be a string of 1 to ${MAX_SUBJECT_LENGTH} characters: current value is ${
+        showValue(subject)
+      }`,
+    );
+  }
+}
+
+function keyEntry(key: unknown, name: string, signs: boolean): KeyEntry {
+  if (!isRecord(key)) {
+    throw new TypeError(`Cannot seal records as ${name} must be { id, secret }: current value is ${showValue(key)}`);
+  }
+  const { id, secret } = key;
+  if (typeof id !== "string") {
+    throw new TypeError(`Cannot seal records as ${name}.id must be a string: current value is ${showValue(id)}`);
+  }
+  if (id.length === 0 || id.length > MAX_KEY_ID_LENGTH) {
+    throw new RangeError(
+      `Cannot seal records as ${name}.id must be 1 to ${MAX_KEY_ID_LENGTH} characters: current value is ${
+        showValue(id)
+      }`,
+    );
+  }
+  if (typeof secret === "string" || secret instanceof Uint8Array) {
+    // A copy, so the caller's buffer can be wiped or reused without changing the key.
+    const bytes = typeof secret === "string" ? utf8.encode(secret) : new Uint8Array(secret);
+    if (bytes.length < MIN_SECRET_BYTES) {
+      // The secret itself never appears in a message: only its length.
+      throw new RangeError(
+        `Cannot seal records as ${name}.secret must hold at least ${MIN_SECRET_BYTES} bytes: current value is ${bytes.length} bytes`,
+      );
+    }
+    return { id, material: bytes };
+  }
+  if (isCryptoKey(secret)) {
+    const algorithm = secret.algorithm as Partial<HmacKeyAlgorithm>;
+    const usages = signs ? ["sign", "verify"] : ["verify"];
+    if (
+      algorithm.name !== "HMAC" || algorithm.hash?.name !== "SHA-256" ||
+      !usages.every((usage) => secret.usages.includes(usage as KeyUsage))
+    ) {
+      throw new TypeError(
+        `Cannot seal records as ${name}.secret must be an HMAC SHA-256 key with the ${
+          usages.join(" and ")
+        } usages: current value is a key for ${
+          [algorithm.name, algorithm.hash?.name].filter(Boolean).join(" ")
+        } with the ${secret.usages.join(" and ") || "no"} usages`,
+      );
+    }
+    if (typeof algorithm.length !== "number" || algorithm.length < MIN_SECRET_BYTES * 8) {
+      throw new RangeError(
+        `Cannot seal records as ${name}.secret must hold at least ${MIN_SECRET_BYTES} bytes: current value is ${
+          Math.floor((algorithm.length ?? 0) / 8)
+        } bytes`,
+      );
+    }
+    return { id, material: secret };
+  }
+  throw new TypeError(
+    `Cannot seal records as ${name}.secret must be a Uint8Array, a string or a CryptoKey: current value is ${
+      secret === null ? "null" : typeof secret
+    }`,
+  );
+}
+
+function isCryptoKey(value: unknown): value is CryptoKey {
+  return typeof CryptoKey === "function" && value instanceof CryptoKey;
+}
+
+function cryptoKey(entry: KeyEntry): Promise<CryptoKey> {
+  if (!(entry.material instanceof Uint8Array)) return Promise.resolve(entry.material);
+  entry.imported ??= crypto.subtle.importKey("raw", entry.material, HMAC_SHA256, false, ["sign", "verify"]);
+  return entry.imported;
+}
