@@ -52,11 +52,9 @@ function entryProblem(entry: unknown): string | undefined {
   return undefined;
 }
 
-/** Checks a record read back from storage and returns its entries. */
-export function readBatchRecord(record: unknown): readonly BatchEntry[] {
-  const refuse = (why: string): never => {
-    throw new TypeError(`Cannot resume the batch as ${why}`);
-  };
+/** Checks a record read back from storage and returns its entries, or says why it is refused. */
+export function readBatchRecord(record: unknown): readonly BatchEntry[] | string {
+  const refuse = (why: string) => `Cannot resume the batch as ${why}`;
   if (!isRecord(record)) return refuse(`the record must be an object: current value is ${showValue(record)}`);
   if (record.v !== 1 || record.type !== "batch") {
     return refuse(
@@ -69,9 +67,9 @@ export function readBatchRecord(record: unknown): readonly BatchEntry[] {
   const ids = new Set<string>();
   for (const [index, entry] of record.calls.entries()) {
     const problem = entryProblem(entry);
-    if (problem) refuse(`call ${index} is malformed: ${problem}`);
+    if (problem) return refuse(`call ${index} is malformed: ${problem}`);
     if (entry.callId !== "" && ids.has(entry.callId)) {
-      refuse(`call ${index} repeats the id of an earlier call: current value is ${showValue(entry.callId)}`);
+      return refuse(`call ${index} repeats the id of an earlier call: current value is ${showValue(entry.callId)}`);
     }
     ids.add(entry.callId);
   }

@@ -240,6 +240,18 @@ async function released(ran: Promise<TerminalEvent>, control: CallControl | unde
   }
 }
 
+const DISPATCHERS = new WeakMap<object, Dispatcher>();
+
+/** Ties a set to its dispatcher, so the batch runner reaches the set's seal without a public door. */
+export function bindDispatcher(set: object, dispatcher: Dispatcher): void {
+  DISPATCHERS.set(set, dispatcher);
+}
+
+/** The dispatcher of a set made by `ToolSet`. */
+export function dispatcherOf(set: object): Dispatcher | undefined {
+  return DISPATCHERS.get(set);
+}
+
 /**
  * Dispatches calls to the tools of one set. It reads the set's entries and
  * never changes them: registering stays the set's own business.
@@ -270,6 +282,37 @@ export class Dispatcher {
         nonces: seal.nonces ?? new MemoryNonceStore(),
       };
     }
+  }
+
+  /** A batch record as the set keeps records: sealed as a whole when it has a seal, plain otherwise. */
+  sealBatch<T extends object>(record: T, subject: string | undefined): T | Promise<T> {
+    return this.#seal ? this.#seal.sealer.seal(record, subject) : record;
+  }
+
+  /**
+   * Opens a stored batch record. With a seal, the seal is verified before
+   * anything else is read and the nonce is used up at once: a batch is
+   * resumed once, and a resume that leaves calls parked makes a new record.
+   * Without one, a sealed record is refused, as for a parked call.
+   */
+  async openBatch(
+    stored: unknown,
+    subject: string | undefined,
+  ): Promise<{ readonly ok: true; readonly record: unknown } | { readonly ok: false; readonly message: string }> {
+    const seal = this.#seal;
+    if (!seal) {
+      if (subject !== undefined) return { ok: false, message: SUBJECT_WITHOUT_SEAL };
+      if (thrownField(stored, "seal") !== undefined) {
+        return { ok: false, message: "the record is sealed and this set holds no seal to verify it" };
+      }
+      return { ok: true, record: stored };
+    }
+    const verified = await seal.sealer.verify(stored, subject === undefined ? {} : { subject });
+    if (!verified.ok) return { ok: false, message: `its seal is refused (${verified.reason}): ${verified.message}` };
+    if (!await seal.nonces.consume(verified.stamp.nonce, verified.stamp.exp)) {
+      return { ok: false, message: "its seal is refused (replayed): the record was resumed before" };
+    }
+    return { ok: true, record: verified.record };
   }
 
   /** The terminal of a parked call: its record, sealed when the set has a seal. */

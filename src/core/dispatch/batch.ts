@@ -18,6 +18,7 @@ import type { ToolSet } from "./tool_set.ts";
 import type { ApprovalGate, ArgumentsProjection, CallOptions, ToolCall } from "./tool_call.ts";
 import { PARALLEL, wavesOf } from "./_waves.ts";
 import { batchRecordOf, readBatchRecord } from "./_batch_record.ts";
+import { dispatcherOf } from "./_dispatch.ts";
 import type { BatchEntry, BatchRecord } from "../contract/batch_record.ts";
 
 /** One call's end in a {@linkcode BatchResult}. */
@@ -30,8 +31,18 @@ export interface BatchCallResult extends BatchEntry {
 export interface BatchResult {
   /** Every call's end, in the model's order. */
   readonly results: readonly BatchCallResult[];
-  /** Set when any call is parked: the record to keep and resume the turn from. */
+  /**
+   * Set when any call is parked: the record to keep and resume the turn
+   * from. In a set with a `seal`, it is sealed as a whole (and each parked
+   * call's own record inside it too) for the batch's `subject`.
+   */
   readonly record?: BatchRecord;
+  /**
+   * Set by {@linkcode resumeBatch} when the record itself is refused (a
+   * seal refused, expired or used before, a malformed record): nothing ran
+   * and `results` is empty. Says why, for the host's logs.
+   */
+  readonly refused?: string;
 }
 
 /** What the runner reports while a batch runs, one call at a time. */
@@ -65,6 +76,11 @@ export interface ResumeBatchOptions {
   readonly batchTimeoutMs?: number;
   /** Per-call values handed to every handler as `ctx.extensions`. */
   readonly extensions?: Readonly<Record<string, unknown>>;
+  /**
+   * In a set with a `seal`: whom the parked records and the batch record
+   * are sealed for, and whom a resume must name again.
+   */
+  readonly subject?: string;
   /** Receives each call's start, progress, retry and end. A throwing callback is ignored. */
   readonly onProgress?: (update: BatchProgress) => void;
 }
@@ -157,7 +173,7 @@ async function drive(run: Run, job: Job): Promise<BatchCallResult> {
     return { callId, tool: job.tool, terminal, attempts };
   };
   if (job.refused) return end(job.refused, 0);
-  const { signal, extensions, approve } = run.options;
+  const { signal, extensions, approve, subject } = run.options;
   const projection = typeof run.options.projection === "function"
     ? run.options.projection({ id: callId, name: job.tool })
     : run.options.projection;
@@ -176,6 +192,7 @@ async function drive(run: Run, job: Job): Promise<BatchCallResult> {
       extensions,
       approve,
       projection,
+      subject,
       onProgress,
     });
     if (terminal.type !== "failed" || !job.retry || !job.descriptor) return end(terminal, attempt);
@@ -237,9 +254,15 @@ async function runJobs(jobs: readonly Job[], options: BatchOptions): Promise<Bat
   return results;
 }
 
-function resultOf(results: readonly BatchCallResult[]): BatchResult {
-  const parked = results.some((entry) => entry.terminal.type === "suspended");
-  return parked ? { results, record: batchRecordOf(results) } : { results };
+async function resultOf(
+  toolset: ToolSet,
+  results: readonly BatchCallResult[],
+  subject: string | undefined,
+): Promise<BatchResult> {
+  if (!results.some((entry) => entry.terminal.type === "suspended")) return { results };
+  const record = batchRecordOf(results);
+  const dispatcher = dispatcherOf(toolset);
+  return { results, record: dispatcher ? await dispatcher.sealBatch(record, subject) : record };
 }
 
 /**
@@ -328,7 +351,7 @@ export async function runBatch(
       attempt: (callOptions) => toolset.call(call, callOptions),
     };
   });
-  return resultOf(await runJobs(jobs, options));
+  return resultOf(toolset, await runJobs(jobs, options), options.subject);
 }
 
 /**
@@ -338,14 +361,17 @@ export async function runBatch(
  * `{ approved: boolean, reason?: string }`), in waves as the plan makes
  * them; the finished calls keep their terminals. A resumed call is not
  * retried: a person decided on one run. A parked call without an answer
- * stays parked, and the result carries a new record.
+ * stays parked, and the result carries a new record. In a set with a
+ * `seal`, the record's seal is verified (for `subject`) before anything
+ * of it is read, and it resumes once; a refused record is reported in
+ * `refused`, with nothing run.
  *
  * @param toolset The tools, at the versions the calls were parked with.
  * @param record The record, e.g. read back from JSON.
  * @param answers The people's answers, by call id.
  * @param options Signal, timeouts, extensions, progress.
  * @returns Every call's end in the model's order: what a provider needs before the next request.
- * @throws {TypeError} When the record is not a batch record.
+ * @throws {TypeError} When `answers` is not an object.
  * @throws {RangeError} When `batchTimeoutMs` is not a positive number.
  *
  * @example Two parked writes, one approved and one denied, in a fresh set
@@ -376,7 +402,6 @@ export async function resumeBatch(
   answers: Readonly<Record<string, unknown>>,
   options: ResumeBatchOptions = {},
 ): Promise<BatchResult> {
-  const entries = readBatchRecord(record);
   if (typeof answers !== "object" || answers === null) {
     throw new TypeError(
       `Cannot resume the batch as answers must be an object by call id: current value is ${
@@ -384,6 +409,11 @@ export async function resumeBatch(
       }`,
     );
   }
+  const dispatcher = dispatcherOf(toolset);
+  const opened = dispatcher ? await dispatcher.openBatch(record, options.subject) : { ok: true as const, record };
+  if (!opened.ok) return { results: [], refused: `Cannot resume the batch as ${opened.message}` };
+  const entries = readBatchRecord(opened.record);
+  if (typeof entries === "string") return { results: [], refused: entries };
   const jobs: Job[] = [];
   for (const [index, { callId, tool, terminal }] of entries.entries()) {
     if (terminal.type !== "suspended" || !Object.hasOwn(answers, callId)) continue;
@@ -399,5 +429,5 @@ export async function resumeBatch(
   const resumed = await runJobs(jobs, options);
   const results: BatchCallResult[] = entries.map((entry) => ({ ...entry, attempts: 0 }));
   for (const [position, job] of jobs.entries()) results[job.index] = resumed[position];
-  return resultOf(results);
+  return resultOf(toolset, results, options.subject);
 }

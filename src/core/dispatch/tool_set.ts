@@ -16,7 +16,7 @@ import type { SuspendedCall } from "../contract/suspend.ts";
 import type { SealOptions } from "../seal/seal.ts";
 import type { ApprovalGate, CallOptions, ToolCall } from "./tool_call.ts";
 import { isChecked, markChecked } from "../define/_checked.ts";
-import { Dispatcher, type Entry } from "./_dispatch.ts";
+import { bindDispatcher, Dispatcher, type Entry } from "./_dispatch.ts";
 import { NO_OPTIONS } from "./_call_options.ts";
 import { isRecord } from "../common/_is_record.ts";
 import { parserFor } from "../define/_parser.ts";
@@ -89,6 +89,7 @@ export class ToolSet implements Iterable<DynTool> {
    */
   constructor(options: ToolSetOptions = {}) {
     this.#dispatcher = new Dispatcher(this.#entries, options);
+    bindDispatcher(this, this.#dispatcher);
   }
 
   /** How many tools are registered. */

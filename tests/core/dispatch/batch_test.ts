@@ -5,6 +5,7 @@ import {
   defineJsonTool,
   type Effect,
   HandlerError,
+  MemoryNonceStore,
   resumeBatch,
   RetryPolicy,
   runBatch,
@@ -387,31 +388,57 @@ Deno.test("resumeBatch() fails a denied call with the person's reason and leaves
   assert.deepEqual(done.results.map((r) => r.terminal.type), ["output", "failed", "output", "output", "output"]);
 });
 
-Deno.test("resumeBatch() refuses a record that is not a batch record, saying where", async () => {
+Deno.test("resumeBatch() refuses a record that is not a batch record, saying where, and runs nothing", async () => {
   const tools = new ToolSet();
-  await assert.rejects(
-    () => resumeBatch(tools, null as never, {}),
-    /Cannot resume the batch as the record must be an object/,
-  );
-  await assert.rejects(
-    () => resumeBatch(tools, { v: 2, type: "batch", calls: [] } as never, {}),
-    /must be a version 1 batch record/,
-  );
-  await assert.rejects(
-    () =>
-      resumeBatch(
-        tools,
-        { v: 1, type: "batch", calls: [{ callId: "a", tool: "t", terminal: { type: "x" } }] } as never,
-        {},
-      ),
+  const refused = async (record: unknown) => (await resumeBatch(tools, record as BatchRecord, {})).refused;
+  assert.match(String(await refused(null)), /^Cannot resume the batch as the record must be an object/);
+  assert.match(String(await refused({ v: 2, type: "batch", calls: [] })), /must be a version 1 batch record/);
+  assert.match(
+    String(await refused({ v: 1, type: "batch", calls: [{ callId: "a", tool: "t", terminal: { type: "x" } }] })),
     /call 0 is malformed: its terminal's type must be/,
   );
   const entry = { callId: "a", tool: "t", terminal: { type: "failed", failure: {} } };
-  await assert.rejects(
-    () => resumeBatch(tools, { v: 1, type: "batch", calls: [entry, entry] } as never, {}),
-    /call 1 repeats the id of an earlier call/,
-  );
+  assert.match(String(await refused({ v: 1, type: "batch", calls: [entry, entry] })), /call 1 repeats the id/);
+  assert.deepEqual((await resumeBatch(tools, { v: 2 } as never, {})).results, []);
   await assert.rejects(() => resumeBatch(tools, { v: 1, type: "batch", calls: [] }, null as never), TypeError);
+});
+
+Deno.test("in a set with a seal, the batch record is sealed as a whole: a changed sibling, a second resume or another subject is refused", async () => {
+  const { ran, calls } = fiveCallTurn();
+  const key = { id: "k1", secret: "0123456789abcdef0123456789abcdef" };
+  const make = (name: string, effects: Effect[]) =>
+    defineJsonTool<{ n: number }>({
+      name,
+      description: name,
+      inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+      effects,
+      run: ({ n }) => (ran.push(`${name} ${n}`), { [name]: n }),
+    });
+  // One nonce store for both processes, as a host shares one through its database.
+  const nonces = new MemoryNonceStore();
+  const sealed = () =>
+    new ToolSet({ approve: (tool) => tool.effects.includes("fs.read") || "suspend", seal: { key, nonces } })
+      .register(make("read", ["fs.read"]), make("write", ["fs.write"]));
+  const first = await runBatch(sealed(), calls, { subject: "user_1" });
+  const stored: BatchRecord = JSON.parse(JSON.stringify(first.record));
+  assert.equal(typeof (stored as unknown as { seal: { mac: string } }).seal.mac, "string");
+
+  const changed = structuredClone(stored) as unknown as { calls: { terminal: { result?: { output?: unknown } } }[] };
+  changed.calls[0].terminal.result!.output = { read: 666 };
+  assert.match(
+    String((await resumeBatch(sealed(), changed as never, {}, { subject: "user_1" })).refused),
+    /seal is refused \(bad_mac\)/,
+  );
+  assert.match(String((await resumeBatch(sealed(), stored, {}, { subject: "user_2" })).refused), /subject_mismatch/);
+  assert.match(String((await resumeBatch(new ToolSet(), stored, {})).refused), /holds no seal/);
+
+  const answers = { c2: { approved: true }, c4: { approved: true } };
+  const last = await resumeBatch(sealed(), stored, answers, { subject: "user_1" });
+  assert.deepEqual(last.results.map((r) => r.terminal.type), ["output", "output", "output", "output", "output"]);
+  const again = await resumeBatch(sealed(), stored, answers, { subject: "user_1" });
+  assert.match(String(again.refused), /replayed/);
+  assert.deepEqual(again.results, []);
+  assert.deepEqual(ran.filter((line) => line.startsWith("write")), ["write 2", "write 4"]);
 });
 
 Deno.test("a batch record keeps what the model sees and the output, not the host-only details", async () => {
