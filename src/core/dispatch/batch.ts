@@ -10,7 +10,7 @@
  */
 
 import { schedulerClass } from "../contract/effect.ts";
-import type { ProgressEvent, TerminalEvent } from "../contract/events.ts";
+import type { FailedEvent, ProgressEvent, TerminalEvent } from "../contract/events.ts";
 import { type ToolFailure, toolFailure } from "../contract/failure.ts";
 import type { ToolDescriptor } from "../contract/spec.ts";
 import type { RetryPolicy } from "./retry.ts";
@@ -19,6 +19,7 @@ import type { ApprovalGate, ArgumentsProjection, CallOptions, ToolCall } from ".
 import { PARALLEL, wavesOf } from "./_waves.ts";
 import { batchRecordOf, readBatchRecord } from "./_batch_record.ts";
 import { dispatcherOf } from "./_dispatch.ts";
+import { NO_OPTIONS } from "./_call_options.ts";
 import type { BatchEntry, BatchRecord } from "../contract/batch_record.ts";
 
 /** One call's end in a {@linkcode BatchResult}. */
@@ -120,8 +121,10 @@ interface Job {
 /** What every job of one batch shares: its stop signal, its deadline, its settings. */
 interface Run {
   readonly options: BatchOptions;
-  /** Aborted by the caller's signal or the deadline: ends waits between attempts. */
-  readonly stop: AbortSignal;
+  /** Aborted by the caller's signal or the deadline: ends waits between attempts. Set when a call may retry. */
+  readonly stop: AbortSignal | undefined;
+  /** Whether the batch sets no option a call takes, so calls without retries take none. */
+  readonly plain: boolean;
   /** When the batch must end, on the `performance.now()` clock. */
   readonly deadline: number | undefined;
 }
@@ -148,9 +151,10 @@ function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Hands an update to the batch's callback; callers check there is one first, so a batch without one builds none. */
 function report(run: Run, update: BatchProgress): void {
   try {
-    run.options.onProgress?.(update);
+    run.options.onProgress!(update);
   } catch {
     // A failing progress callback must not fail the batch.
   }
@@ -165,57 +169,97 @@ function attemptTimeout(run: Run, job: Job): number | undefined | "over" {
   return own === undefined ? left : Math.min(own, left);
 }
 
-/** Runs one call to its terminal: attempts, and waits between them, as the policy allows. */
-async function drive(run: Run, job: Job): Promise<BatchCallResult> {
-  const { index, callId } = job;
-  const end = (terminal: TerminalEvent, attempts: number): BatchCallResult => {
-    report(run, { type: "finished", index, callId, terminal, attempts });
-    return { callId, tool: job.tool, terminal, attempts };
-  };
-  if (job.refused) return end(job.refused, 0);
-  const { signal, extensions, approve, subject } = run.options;
+/**
+ * The options every attempt of a call shares, with only the fields set:
+ * a call with none takes dispatch's fastest path.
+ */
+function callOptions(run: Run, job: Job): CallOptions {
+  if (run.plain && !job.retry) return NO_OPTIONS;
+  const { signal, extensions, approve, subject, onProgress } = run.options;
+  const options: { -readonly [K in keyof CallOptions]: CallOptions[K] } = {};
+  if (signal !== undefined) options.signal = signal;
+  if (extensions !== undefined) options.extensions = extensions;
+  if (approve !== undefined) options.approve = approve;
+  if (subject !== undefined) options.subject = subject;
   const projection = typeof run.options.projection === "function"
-    ? run.options.projection({ id: callId, name: job.tool })
+    ? run.options.projection({ id: job.callId, name: job.tool })
     : run.options.projection;
+  if (projection !== undefined) options.projection = projection;
   // Every attempt carries the same key, so a tool can tell a retry from a new call.
   // A tool that names its key in its input gets that one; the rest get the call's id.
-  const idempotencyKey = job.descriptor?.idempotencyKey === undefined && callId !== "" ? callId : undefined;
-  const onProgress = (event: ProgressEvent) => report(run, { type: "progress", index, callId, event });
+  if (job.retry && job.descriptor?.idempotencyKey === undefined && job.callId !== "") {
+    options.idempotencyKey = job.callId;
+  }
+  if (onProgress !== undefined) {
+    const { index, callId } = job;
+    options.onProgress = (event: ProgressEvent) => report(run, { type: "progress", index, callId, event });
+  }
+  return Object.keys(options).length === 0 ? NO_OPTIONS : options;
+}
+
+function ended(run: Run, job: Job, terminal: TerminalEvent, attempts: number): BatchCallResult {
+  const { index, callId } = job;
+  if (run.options.onProgress) report(run, { type: "finished", index, callId, terminal, attempts });
+  return { callId, tool: job.tool, terminal, attempts };
+}
+
+/**
+ * Makes one attempt of a call, or ends it when the batch has no time left
+ * to start one. Plain promises: this is the path every call takes.
+ */
+function attemptOnce(run: Run, job: Job, options: CallOptions, attempt: number): Promise<TerminalEvent> | undefined {
+  const timeoutMs = attemptTimeout(run, job);
+  if (timeoutMs === "over") return undefined;
+  const { index, callId } = job;
+  if (run.options.onProgress) report(run, { type: "started", index, callId, attempt });
+  return job.attempt(timeoutMs === undefined ? options : { ...options, timeoutMs });
+}
+
+/** Runs one call to its terminal. Most calls end on their first attempt, without an await. */
+function drive(run: Run, job: Job): BatchCallResult | Promise<BatchCallResult> {
+  if (job.refused) return ended(run, job, job.refused, 0);
+  const options = callOptions(run, job);
+  const first = attemptOnce(run, job, options, 1);
+  if (!first) return ended(run, job, outOfTime(job.tool), 0);
+  return first.then((terminal) =>
+    terminal.type === "failed" && job.retry && job.descriptor
+      ? retried(run, job, options, terminal)
+      : ended(run, job, terminal, 1)
+  );
+}
+
+/** Retries a failed call while the policy allows, waiting its delays; the last failure stands when it stops. */
+async function retried(run: Run, job: Job, options: CallOptions, failed: FailedEvent): Promise<BatchCallResult> {
+  const retry = job.retry!;
+  const descriptor = job.descriptor!;
+  let terminal: FailedEvent = failed;
   for (let attempt = 1;; attempt++) {
-    const timeoutMs = attemptTimeout(run, job);
-    if (timeoutMs === "over") return end(outOfTime(job.tool), attempt - 1);
-    report(run, { type: "started", index, callId, attempt });
-    const terminal = await job.attempt({
-      signal,
-      timeoutMs,
-      idempotencyKey,
-      extensions,
-      approve,
-      projection,
-      subject,
-      onProgress,
-    });
-    if (terminal.type !== "failed" || !job.retry || !job.descriptor) return end(terminal, attempt);
+    const failure = terminal.failure;
     let delayMs: number;
     try {
-      const decision = job.retry.decide(job.descriptor, terminal.failure, attempt);
-      if (!decision.retry) return end(terminal, attempt);
+      const decision = retry.decide(descriptor, failure, attempt);
+      if (!decision.retry) return ended(run, job, terminal, attempt);
       delayMs = decision.delayMs;
     } catch (error) {
-      return end(
-        failedWith(toolFailure("contract", `The retry policy failed for "${job.tool}": ${String(error)}`, {
-          modelText: terminal.failure.modelText,
-        })),
-        attempt,
-      );
+      const broken = toolFailure("contract", `The retry policy failed for "${job.tool}": ${String(error)}`, {
+        modelText: failure.modelText,
+      });
+      return ended(run, job, failedWith(broken), attempt);
     }
     // A wait the batch cannot afford, or one nobody wants any more, ends the call as it failed.
-    if (run.stop.aborted || (run.deadline !== undefined && performance.now() + delayMs >= run.deadline)) {
-      return end(terminal, attempt);
+    const stop = run.stop!;
+    if (stop.aborted || (run.deadline !== undefined && performance.now() + delayMs >= run.deadline)) {
+      return ended(run, job, terminal, attempt);
     }
-    report(run, { type: "retrying", index, callId, attempt, failure: terminal.failure, delayMs });
-    await (run.options.sleep ?? defaultSleep)(delayMs, run.stop);
-    if (run.stop.aborted) return end(terminal, attempt);
+    const { index, callId } = job;
+    if (run.options.onProgress) report(run, { type: "retrying", index, callId, attempt, failure, delayMs });
+    await (run.options.sleep ?? defaultSleep)(delayMs, stop);
+    if (stop.aborted) return ended(run, job, terminal, attempt);
+    const next = attemptOnce(run, job, options, attempt + 1);
+    if (!next) return ended(run, job, terminal, attempt);
+    const end = await next;
+    if (end.type !== "failed") return ended(run, job, end, attempt + 1);
+    terminal = end;
   }
 }
 
@@ -226,43 +270,49 @@ function runsAlone(job: Job): boolean {
 
 /** Runs jobs in waves; the results come in the jobs' order. Never rejects but for a throwing sleep. */
 async function runJobs(jobs: readonly Job[], options: BatchOptions): Promise<BatchCallResult[]> {
-  const controller = new AbortController();
-  const stop = () => controller.abort();
   const { signal, batchTimeoutMs } = options;
   if (batchTimeoutMs !== undefined && !(typeof batchTimeoutMs === "number" && batchTimeoutMs > 0)) {
     throw new RangeError(
       `Cannot run the batch as batchTimeoutMs must be a positive number: current value is ${String(batchTimeoutMs)}`,
     );
   }
-  const timer = batchTimeoutMs === undefined ? undefined : setTimeout(stop, batchTimeoutMs);
-  if (signal?.aborted) stop();
-  signal?.addEventListener("abort", stop, { once: true });
+  // Only waits between attempts listen to it, so a batch that never retries makes none.
+  const controller = jobs.some((job) => job.retry !== undefined) ? new AbortController() : undefined;
+  const stop = () => controller?.abort();
+  const timer = batchTimeoutMs === undefined || !controller ? undefined : setTimeout(stop, batchTimeoutMs);
+  if (controller && signal) {
+    if (signal.aborted) stop();
+    signal.addEventListener("abort", stop, { once: true });
+  }
+  const { extensions, approve, subject, projection, onProgress } = options;
   const run: Run = {
     options,
-    stop: controller.signal,
+    plain: [signal, extensions, approve, subject, projection, onProgress].every((value) => value === undefined),
+    stop: controller?.signal,
     deadline: batchTimeoutMs === undefined ? undefined : performance.now() + batchTimeoutMs,
   };
   const results: BatchCallResult[] = new Array(jobs.length);
   try {
     for (const wave of wavesOf(jobs.map((_, position) => position), (position) => runsAlone(jobs[position]))) {
-      await Promise.all(wave.map(async (position) => results[position] = await drive(run, jobs[position])));
+      const ends = await Promise.all(wave.map((position) => drive(run, jobs[position])));
+      for (const [i, position] of wave.entries()) results[position] = ends[i];
     }
   } finally {
     clearTimeout(timer);
-    signal?.removeEventListener("abort", stop);
+    if (controller) signal?.removeEventListener("abort", stop);
   }
   return results;
 }
 
-async function resultOf(
+function resultOf(
   toolset: ToolSet,
   results: readonly BatchCallResult[],
   subject: string | undefined,
-): Promise<BatchResult> {
+): BatchResult | Promise<BatchResult> {
   if (!results.some((entry) => entry.terminal.type === "suspended")) return { results };
   const record = batchRecordOf(results);
-  const dispatcher = dispatcherOf(toolset);
-  return { results, record: dispatcher ? await dispatcher.sealBatch(record, subject) : record };
+  const sealed = dispatcherOf(toolset)?.sealBatch(record, subject) ?? record;
+  return sealed instanceof Promise ? sealed.then((made) => ({ results, record: made })) : { results, record: sealed };
 }
 
 /**
@@ -271,8 +321,9 @@ async function resultOf(
  * alone, nothing overtaking a call the model made first); a call to a tool
  * with an unknown effect runs alone, through the approval gate. A failed
  * call is retried while `retry` allows, after its delay, with the same
- * idempotency key (the one the tool's input names, else the call's id);
- * a write is never retried. `signal` cancels the batch, `timeoutMs`
+ * idempotency key on every attempt (the one the tool's input names, else
+ * the call's id, which the handler reads as `ctx.idempotencyKey`); a
+ * write is never retried. `signal` cancels the batch, `timeoutMs`
  * bounds each attempt, `batchTimeoutMs` the whole turn. Every call ends in
  * exactly one terminal. A parked call does not stop the turn: the other
  * calls run, and the result carries a {@linkcode BatchRecord} to finish it

@@ -347,7 +347,7 @@ function fiveCallTurn() {
 
 Deno.test("a batch with two parked calls and three finished resumes from JSON in a fresh set with exactly five results in model order", async () => {
   const { ran, tools, calls } = fiveCallTurn();
-  const first = await runBatch(tools(), calls);
+  const first = await runBatch(tools(), calls, { retry: new RetryPolicy() });
   assert.deepEqual(first.results.map((r) => r.terminal.type), ["output", "suspended", "output", "suspended", "output"]);
   assert.ok(first.record);
   assert.deepEqual(ran, ["read 1 c1", "read 3 c3", "read 5 c5"]);
