@@ -3,13 +3,11 @@
 
 import type { ArgumentsProjection, ToolCall } from "../../core/dispatch/tool_call.ts";
 import { openAIStrict } from "./tools.ts";
-
-/** Which tools the model was shown in strict mode: all, none, or those a function names. */
-export type StrictTools = boolean | ((tool: string) => boolean);
+import type { OpenAICallsOptions } from "./chat.ts";
 
 /** The projection to dispatch the calls with: `openAIStrict` for the tools shown strict. */
 export function strictProjection(
-  strict: StrictTools | undefined,
+  strict: OpenAICallsOptions["strict"],
 ): ArgumentsProjection | ((call: ToolCall) => ArgumentsProjection | undefined) | undefined {
   if (strict === undefined || strict === true) return openAIStrict;
   if (strict === false) return undefined;

@@ -11,7 +11,7 @@ import { isRecord } from "../../core/common/_is_record.ts";
 import type { ProviderCalls } from "../calls.ts";
 import { parkedCallText, type ResultWarning } from "../results.ts";
 import { Cannot, carryContent, EMPTY_RESULT, errorText, partText, readEntries, shownContent } from "../_results.ts";
-import { strictProjection, type StrictTools } from "./_strict_calls.ts";
+import { strictProjection } from "./_strict_calls.ts";
 
 /** A function call of an assistant message (`ChatCompletionMessageFunctionToolCall`). */
 export interface OpenAIChatFunctionCall {
@@ -48,7 +48,7 @@ export interface OpenAICallsOptions {
    * without it). The calls of a strict tool are dispatched with
    * `openAIStrict`.
    */
-  readonly strict?: StrictTools;
+  readonly strict?: boolean | ((tool: string) => boolean);
 }
 
 /** A Chat Completions `tool` message (`ChatCompletionToolMessageParam`). */
