@@ -3,11 +3,10 @@
 
 import type { ArgumentsProjection, ToolCall } from "../../core/dispatch/tool_call.ts";
 import { openAIStrict } from "./tools.ts";
-import type { OpenAICallsOptions } from "./chat.ts";
 
 /** The projection to dispatch the calls with: `openAIStrict` for the tools shown strict. */
 export function strictProjection(
-  strict: OpenAICallsOptions["strict"],
+  strict: boolean | ((tool: string) => boolean) | undefined,
 ): ArgumentsProjection | ((call: ToolCall) => ArgumentsProjection | undefined) | undefined {
   if (strict === undefined || strict === true) return openAIStrict;
   if (strict === false) return undefined;
