@@ -61,14 +61,32 @@ export {
   type TypedTool,
 } from "./src/core/define/define.ts";
 export { type ParkingPolicy, ToolSet, type ToolSetOptions } from "./src/core/dispatch/tool_set.ts";
+export {
+  type BatchCallResult,
+  type BatchOptions,
+  type BatchProgress,
+  type BatchResult,
+  resumeBatch,
+  type ResumeBatchOptions,
+  runBatch,
+} from "./src/core/dispatch/batch.ts";
 export type {
+  ApprovalAnswer,
   ApprovalDecision,
   ApprovalGate,
+  ApprovalVerdict,
   ArgumentsProjection,
   CallOptions,
   ToolCall,
 } from "./src/core/dispatch/tool_call.ts";
+export {
+  approvalByEffects,
+  type ApprovalByEffectsOptions,
+  type ApprovalRequest,
+  ASK_BY_DEFAULT,
+} from "./src/core/dispatch/approval.ts";
 export type { ToolContext } from "./src/core/contract/dyn.ts";
+export type { BatchEntry, BatchRecord } from "./src/core/contract/batch_record.ts";
 
 // What a call ends in.
 export type {

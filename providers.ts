@@ -41,7 +41,13 @@
  */
 
 export * from "./src/providers/projection.ts";
-export * from "./src/providers/openai.ts";
-export * from "./src/providers/anthropic.ts";
-export * from "./src/providers/gemini.ts";
+export * from "./src/providers/openai/tools.ts";
+export * from "./src/providers/anthropic/tools.ts";
+export * from "./src/providers/gemini/tools.ts";
 export * from "./src/providers/mcp.ts";
+export * from "./src/providers/calls.ts";
+export * from "./src/providers/results.ts";
+export * from "./src/providers/openai/chat.ts";
+export * from "./src/providers/openai/responses.ts";
+export * from "./src/providers/anthropic/messages.ts";
+export * from "./src/providers/gemini/contents.ts";

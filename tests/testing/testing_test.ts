@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import * as v from "valibot";
 import {
+  APPROVAL_RESUME_SCHEMA,
   defineTool,
   effectClass,
   HandlerError,
@@ -183,11 +184,7 @@ Deno.test("a fake that suspends yields one suspended terminal with its reason, r
   assert.deepEqual(end.suspended.payload, { preview: "a.txt" });
   assert.deepEqual(end.suspended.input, { path: "a.txt" });
   assert.equal(end.suspended.origin, "handler");
-  assert.deepEqual(end.suspended.resumeSchema, {
-    type: "object",
-    properties: { approved: { type: "boolean" } },
-    required: ["approved"],
-  });
+  assert.deepEqual(end.suspended.resumeSchema, APPROVAL_RESUME_SCHEMA);
 });
 
 Deno.test("a fake plays its script one behaviour a call and fails with script_exhausted past its end", async () => {

@@ -40,7 +40,8 @@ export interface SuspendedCall {
 
 /**
  * The resume schema of a call an approval gate parked: the answer is
- * `{ approved: boolean }`.
+ * `{ approved: boolean, reason?: string }` (`ApprovalAnswer`); a denial's
+ * reason is what the model reads.
  *
  * @example
  * ```ts
@@ -53,7 +54,10 @@ export interface SuspendedCall {
  */
 export const APPROVAL_RESUME_SCHEMA: JsonSchema = Object.freeze({
   type: "object",
-  properties: Object.freeze({ approved: Object.freeze({ type: "boolean" }) }),
+  properties: Object.freeze({
+    approved: Object.freeze({ type: "boolean" }),
+    reason: Object.freeze({ type: "string", maxLength: 1000 }),
+  }),
   required: Object.freeze(["approved"]),
 });
 

@@ -13,7 +13,7 @@ import { type CompiledSchema, compileSchema } from "../schema/schema.ts";
 import { SchemaBudgetError } from "../schema/validator/budget.ts";
 import type { ToolDescriptor } from "../contract/spec.ts";
 import { APPROVAL_RESUME_SCHEMA, type SuspendedCall } from "../contract/suspend.ts";
-import type { ApprovalDecision, ApprovalGate, ArgumentsProjection, CallOptions } from "./tool_call.ts";
+import type { ApprovalAnswer, ApprovalDecision, ApprovalGate, ArgumentsProjection, CallOptions } from "./tool_call.ts";
 import { readArguments } from "./_arguments.ts";
 import { readFailure, readSuspension } from "./_reported_event.ts";
 import { OUTPUT_AS_TEXT, outputAsText } from "../contract/_output_text.ts";
@@ -44,6 +44,7 @@ import {
 } from "./_dispatch_failures.ts";
 import { isRecord } from "../common/_is_record.ts";
 import { readRecord, suspendedRecord } from "./_suspended_record.ts";
+import { readVerdict } from "./_verdict.ts";
 import { CallContext } from "./_tool_context.ts";
 import { describeThrown, thrownField } from "../common/_describe_thrown.ts";
 import { showValue } from "../common/_show_value.ts";
@@ -217,7 +218,7 @@ export type Admitted = Dispatch | TerminalEvent;
 /** The nonce store of the sealer, which only checks: dispatch uses up nonces itself, last. */
 const CHECK_ONLY: NonceStore = { consume: () => true };
 
-/** The one approval answer, compiled once: `{ approved: boolean }`. */
+/** The one approval answer, compiled once: `{ approved: boolean, reason?: string }`. */
 const APPROVAL_SCHEMA: CompiledSchema = compileSchema(APPROVAL_RESUME_SCHEMA, { label: "approval resume schema" });
 
 const SUBJECT_WITHOUT_SEAL =
@@ -244,6 +245,18 @@ async function released(ran: Promise<TerminalEvent>, control: CallControl | unde
   } finally {
     control?.dispose();
   }
+}
+
+const DISPATCHERS = new WeakMap<object, Dispatcher>();
+
+/** Ties a set to its dispatcher, so the batch runner reaches the set's seal without a public door. */
+export function bindDispatcher(set: object, dispatcher: Dispatcher): void {
+  DISPATCHERS.set(set, dispatcher);
+}
+
+/** The dispatcher of a set made by `ToolSet`. */
+export function dispatcherOf(set: object): Dispatcher | undefined {
+  return DISPATCHERS.get(set);
 }
 
 /**
@@ -276,6 +289,37 @@ export class Dispatcher {
         nonces: seal.nonces ?? new MemoryNonceStore(),
       };
     }
+  }
+
+  /** A batch record as the set keeps records: sealed as a whole when it has a seal, plain otherwise. */
+  sealBatch<T extends object>(record: T, subject: string | undefined): T | Promise<T> {
+    return this.#seal ? this.#seal.sealer.seal(record, subject) : record;
+  }
+
+  /**
+   * Opens a stored batch record. With a seal, the seal is verified before
+   * anything else is read and the nonce is used up at once: a batch is
+   * resumed once, and a resume that leaves calls parked makes a new record.
+   * Without one, a sealed record is refused, as for a parked call.
+   */
+  async openBatch(
+    stored: unknown,
+    subject: string | undefined,
+  ): Promise<{ readonly ok: true; readonly record: unknown } | { readonly ok: false; readonly message: string }> {
+    const seal = this.#seal;
+    if (!seal) {
+      if (subject !== undefined) return { ok: false, message: SUBJECT_WITHOUT_SEAL };
+      if (thrownField(stored, "seal") !== undefined) {
+        return { ok: false, message: "the record is sealed and this set holds no seal to verify it" };
+      }
+      return { ok: true, record: stored };
+    }
+    const verified = await seal.sealer.verify(stored, subject === undefined ? {} : { subject });
+    if (!verified.ok) return { ok: false, message: `its seal is refused (${verified.reason}): ${verified.message}` };
+    if (!await seal.nonces.consume(verified.stamp.nonce, verified.stamp.exp)) {
+      return { ok: false, message: "its seal is refused (replayed): the record was resumed before" };
+    }
+    return { ok: true, record: verified.record };
   }
 
   /** The terminal of a parked call: its record, sealed when the set has a seal. */
@@ -618,8 +662,9 @@ export class Dispatcher {
     const { entry, options } = job;
     const { descriptor } = entry;
     if (job.resume?.origin === "approval") {
-      if ((job.resume.answer as { approved: boolean }).approved !== true) {
-        return failed(deniedByPerson(descriptor.name));
+      const answer = job.resume.answer as ApprovalAnswer;
+      if (answer.approved !== true) {
+        return failed(deniedByPerson(descriptor.name, answer.reason));
       }
     } else if (job.resume === undefined) {
       const gate = options.approve ?? this.#approve;
@@ -650,18 +695,23 @@ export class Dispatcher {
     if (decision === STOPPED) {
       return this.#stopped(job, control, false);
     }
-    if (decision === "suspend") {
+    const verdict = readVerdict(decision, this.#limits);
+    if (typeof verdict === "string") {
+      return failed(approvalGateFailed(descriptor.name, `the gate's answer is not a decision: ${verdict}`));
+    }
+    if (verdict.decision === "suspend") {
       return this.#parked(
         suspendedRecord(job, idempotencyKey, {
-          reason: `The call to "${descriptor.name}" needs approval`,
+          reason: verdict.reason ?? `The call to "${descriptor.name}" needs approval`,
           resumeSchema: APPROVAL_RESUME_SCHEMA,
+          payload: verdict.payload,
           origin: "approval",
         }),
         job.options.subject,
       );
     }
-    if (decision !== true) {
-      return failed(refusedByPolicy(descriptor.name));
+    if (verdict.decision === "deny") {
+      return failed(refusedByPolicy(descriptor.name, verdict.reason));
     }
     return this.#invoke(job, control, input, idempotencyKey, emit);
   }

@@ -96,12 +96,13 @@ export function invalidOptions(tool: string, problem: string): ToolFailure {
   return toolFailure("contract", `Cannot dispatch "${tool}" as ${problem}`);
 }
 
-export function deniedByPerson(tool: string): ToolFailure {
+export function deniedByPerson(tool: string, reason: string | undefined): ToolFailure {
+  const why = reason ? `: ${reason}` : "";
   return toolFailure(
     "policy_required",
-    `A person denied the call to "${tool}"`,
+    `A person denied the call to "${tool}"${why}`,
     {
-      modelText: `A person denied the call to "${tool}". Do not try it again without asking.`,
+      modelText: `A person denied the call to "${tool}"${why}. Do not try it again without asking.`,
     },
   );
 }
@@ -126,12 +127,13 @@ export function approvalGateFailed(tool: string, error: unknown): ToolFailure {
   );
 }
 
-export function refusedByPolicy(tool: string): ToolFailure {
+export function refusedByPolicy(tool: string, reason: string | undefined): ToolFailure {
+  const why = reason ? `: ${reason}` : "";
   return toolFailure(
     "policy_required",
-    `The approval policy refused the call to "${tool}"`,
+    `The approval policy refused the call to "${tool}"${why}`,
     {
-      modelText: `The call to "${tool}" is not allowed.`,
+      modelText: `The call to "${tool}" is not allowed${why}.`,
     },
   );
 }

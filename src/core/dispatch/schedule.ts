@@ -5,8 +5,9 @@
  * @module
  */
 
-import { type SchedulerClass, schedulerClass } from "../contract/effect.ts";
+import { schedulerClass } from "../contract/effect.ts";
 import type { ToolDescriptor } from "../contract/spec.ts";
+import { PARALLEL, wavesOf } from "./_waves.ts";
 
 /** A call the plan gives no wave, and why. */
 export interface RefusedCall<C> {
@@ -28,11 +29,6 @@ export interface Plan<C> {
   /** Calls that are not scheduled: dispatch them alone, or ask a person. */
   readonly refused: readonly RefusedCall<C>[];
 }
-
-const PARALLEL: ReadonlySet<SchedulerClass> = new Set([
-  "parallel_read_only",
-  "parallel_retry_safe",
-]);
 
 /**
  * Plans a batch of calls. Read-only and retry-safe calls share a wave
@@ -71,9 +67,8 @@ export function planCalls<C extends { readonly name: string }>(
       `Cannot plan the calls as they must be an array: current value is ${calls === null ? "null" : typeof calls}`,
     );
   }
-  const waves: C[][] = [];
+  const scheduled: { readonly call: C; readonly alone: boolean }[] = [];
   const refused: RefusedCall<C>[] = [];
-  let shared: C[] | undefined;
   for (const call of calls) {
     if (typeof call !== "object" || call === null || typeof call.name !== "string") {
       refused.push({
@@ -99,13 +94,10 @@ export function planCalls<C extends { readonly name: string }>(
         reason: "policy_required",
         message: `"${call.name}" declares an effect that needs a policy`,
       });
-    } else if (PARALLEL.has(klass)) {
-      if (!shared) waves.push(shared = []);
-      shared.push(call);
     } else {
-      waves.push([call]);
-      shared = undefined;
+      scheduled.push({ call, alone: !PARALLEL.has(klass) });
     }
   }
+  const waves = wavesOf(scheduled, (item) => item.alone).map((wave) => wave.map((item) => item.call));
   return { waves, refused };
 }

@@ -23,8 +23,34 @@ export interface ToolCall {
   readonly arguments?: unknown;
 }
 
-/** A policy's answer: run, refuse, or park the call for a human. */
-export type ApprovalDecision = boolean | "suspend";
+/**
+ * A policy's answer: run (`true`), refuse (`false`), or park the call for
+ * a human (`"suspend"`); or an {@linkcode ApprovalVerdict}, the same three
+ * with a reason and, for a parked call, what the person needs to decide.
+ */
+export type ApprovalDecision = boolean | "suspend" | ApprovalVerdict;
+
+/**
+ * A gate's answer with its reason. Parked (`suspend`), the reason and the
+ * payload go into the call's record for the person who decides; refused
+ * (`deny`), the reason is what the model reads.
+ */
+export interface ApprovalVerdict {
+  /** Run the call, refuse it, or park it for a person. */
+  readonly decision: "allow" | "deny" | "suspend";
+  /** Why, in one sentence. */
+  readonly reason?: string;
+  /** JSON the person needs to decide (what will change: a diff, the command, ...); kept in the record. */
+  readonly payload?: unknown;
+}
+
+/** The answer to a call an approval gate parked, as `ToolSet.resume` takes it. */
+export interface ApprovalAnswer {
+  /** Whether the person lets the call run. */
+  readonly approved: boolean;
+  /** Why not, when denied: the model reads it. */
+  readonly reason?: string;
+}
 
 /** Decides whether a validated call may run. */
 export type ApprovalGate = (

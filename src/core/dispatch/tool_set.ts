@@ -16,7 +16,7 @@ import type { SuspendedCall } from "../contract/suspend.ts";
 import type { SealOptions } from "../seal/seal.ts";
 import type { ApprovalGate, CallOptions, ToolCall } from "./tool_call.ts";
 import { isChecked, markChecked } from "../define/_checked.ts";
-import { Dispatcher, type Entry } from "./_dispatch.ts";
+import { bindDispatcher, Dispatcher, type Entry } from "./_dispatch.ts";
 import { NO_OPTIONS } from "./_call_options.ts";
 import { isRecord } from "../common/_is_record.ts";
 import { parserFor } from "../define/_parser.ts";
@@ -98,6 +98,7 @@ export class ToolSet implements Iterable<DynTool> {
    */
   constructor(options: ToolSetOptions = {}) {
     this.#dispatcher = new Dispatcher(this.#entries, options);
+    bindDispatcher(this, this.#dispatcher);
     this.#parking = Object.freeze({
       approval: isRecord(options) && options.approve !== undefined,
       sealed: isRecord(options) && options.seal !== undefined,
@@ -333,6 +334,27 @@ export class ToolSet implements Iterable<DynTool> {
    */
   get(name: string): DynTool | undefined {
     return this.#entries.get(name)?.tool;
+  }
+
+  /**
+   * Looks up what a model is shown of one tool, as registered (checked,
+   * with its semantics resolved): what `RetryPolicy.decide` and
+   * `schedulerClass` take.
+   *
+   * @param name The tool's name.
+   * @returns The descriptor, or `undefined` when no tool has that name.
+   *
+   * @example
+   * ```ts
+   * import { defineJsonTool, ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * const ping = defineJsonTool({ name: "ping", description: "Pong.", inputSchema: { type: "object" }, effects: [], run: () => ({}) });
+   * assert.equal(new ToolSet().register(ping).descriptor("ping")?.semantics.retry, "automatic");
+   * ```
+   */
+  descriptor(name: string): ToolDescriptor | undefined {
+    return this.#entries.get(name)?.descriptor;
   }
 
   /**

@@ -246,7 +246,7 @@ Deno.test("an approval gate that answers suspend parks the call before it runs, 
   assert.deepEqual(record.input, { path: "/tmp/x" });
   assert.deepEqual(record.resumeSchema, {
     type: "object",
-    properties: { approved: { type: "boolean" } },
+    properties: { approved: { type: "boolean" }, reason: { type: "string", maxLength: 1000 } },
     required: ["approved"],
   });
   const end = await new ToolSet({ approve: gate }).register(tool).resume(record, { approved: true });

@@ -5,11 +5,11 @@
  * @module
  */
 
-import { type Projection, ProjectionError, type ProjectionWarning } from "./projection.ts";
-import type { ToolDescriptor } from "../core/contract/spec.ts";
-import type { ArgumentsProjection } from "../core/dispatch/tool_call.ts";
-import { strictSchemaOf } from "./_openai_strict.ts";
-import { checkDescriptor } from "./_projection.ts";
+import { type Projection, ProjectionError, type ProjectionWarning } from "../projection.ts";
+import type { ToolDescriptor } from "../../core/contract/spec.ts";
+import type { ArgumentsProjection } from "../../core/dispatch/tool_call.ts";
+import { strictSchemaOf } from "./_strict_schema.ts";
+import { checkDescriptor } from "../_projection.ts";
 import { restoreStrictArguments } from "./_strict_restore.ts";
 
 /** Which OpenAI API the tool is for: they nest the function differently. */

@@ -4,9 +4,9 @@
 // nullable are restored to absent, by the same rule the projection used, so
 // the arguments meet the tool's own schema again.
 
-import type { JsonSchema } from "../core/schema/schema.ts";
-import { madeNullable, resolveLocalRef, type SchemaNode, setOwn } from "./_projection.ts";
-import { isRecord } from "../core/common/_is_record.ts";
+import type { JsonSchema } from "../../core/schema/schema.ts";
+import { madeNullable, resolveLocalRef, type SchemaNode, setOwn } from "../_projection.ts";
+import { isRecord } from "../../core/common/_is_record.ts";
 
 // Reference hops allowed without descending into the value: guards a
 // schema whose references loop without ever describing a value.

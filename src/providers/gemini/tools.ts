@@ -5,9 +5,9 @@
  * @module
  */
 
-import { type Projection, ProjectionError, type ProjectionWarning } from "./projection.ts";
-import type { JsonSchema } from "../core/schema/schema.ts";
-import type { ToolDescriptor } from "../core/contract/spec.ts";
+import { type Projection, ProjectionError, type ProjectionWarning } from "../projection.ts";
+import type { JsonSchema } from "../../core/schema/schema.ts";
+import type { ToolDescriptor } from "../../core/contract/spec.ts";
 import {
   checkDescriptor,
   Findings,
@@ -16,9 +16,9 @@ import {
   resolveLocalRef,
   type SchemaNode,
   typesOf,
-} from "./_projection.ts";
-import { appendPointer } from "../core/common/_json_pointer.ts";
-import { isRecord } from "../core/common/_is_record.ts";
+} from "../_projection.ts";
+import { appendPointer } from "../../core/common/_json_pointer.ts";
+import { isRecord } from "../../core/common/_is_record.ts";
 
 /** The value types of a Gemini schema. */
 export type GeminiType = "STRING" | "NUMBER" | "INTEGER" | "BOOLEAN" | "ARRAY" | "OBJECT" | "NULL";

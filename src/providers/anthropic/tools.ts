@@ -4,9 +4,9 @@
  * @module
  */
 
-import type { Projection } from "./projection.ts";
-import type { ToolDescriptor } from "../core/contract/spec.ts";
-import { checkDescriptor, Findings, type KeywordTable, projectKeywords, type SchemaNode } from "./_projection.ts";
+import type { Projection } from "../projection.ts";
+import type { ToolDescriptor } from "../../core/contract/spec.ts";
+import { checkDescriptor, Findings, type KeywordTable, projectKeywords, type SchemaNode } from "../_projection.ts";
 
 /** An Anthropic Messages API client tool. */
 export interface AnthropicTool {

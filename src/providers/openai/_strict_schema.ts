@@ -2,11 +2,18 @@
 // rewrite of an input schema into the form strict mode accepts. Shared by
 // the OpenAI projection and by the dispatcher's restore of strict arguments.
 
-import type { ProjectionWarning } from "./projection.ts";
-import type { JsonSchema } from "../core/schema/schema.ts";
-import { Findings, type KeywordTable, madeNullable, projectKeywords, type SchemaNode, typesOf } from "./_projection.ts";
-import { appendPointer } from "../core/common/_json_pointer.ts";
-import { isRecord } from "../core/common/_is_record.ts";
+import type { ProjectionWarning } from "../projection.ts";
+import type { JsonSchema } from "../../core/schema/schema.ts";
+import {
+  Findings,
+  type KeywordTable,
+  madeNullable,
+  projectKeywords,
+  type SchemaNode,
+  typesOf,
+} from "../_projection.ts";
+import { appendPointer } from "../../core/common/_json_pointer.ts";
+import { isRecord } from "../../core/common/_is_record.ts";
 
 // The strict-mode rules, from "Supported schemas" in
 // https://platform.openai.com/docs/guides/structured-outputs#supported-schemas

@@ -1,0 +1,60 @@
+/**
+ * Results out: what every provider's result adapter reports beside the
+ * messages it builds, and the sentence a model reads for a parked call.
+ *
+ * @module
+ */
+
+import type { SuspendedCall } from "../core/contract/suspend.ts";
+import { boundModelText } from "../core/contract/failure.ts";
+
+/** Something of a call's result the provider cannot carry, and what was sent instead. */
+export interface ResultWarning {
+  /** The call whose result it is. */
+  readonly callId: string;
+  /** A JSON Pointer into the call's result, e.g. `/content/1`. */
+  readonly path: string;
+  /** What could not be carried and what was sent instead, in one sentence. */
+  readonly message: string;
+}
+
+/**
+ * The line a model reads for a parked call, in place of a result: who it
+ * waits for and why, and the payload shown to the person (bounded). A
+ * provider that refuses a turn with an unanswered call (OpenAI) gets this
+ * line until the call is resumed.
+ *
+ * @param suspended The parked call's record.
+ * @returns The text for the model.
+ *
+ * @example
+ * ```ts
+ * import { parkedCallText } from "@salvor/tools/providers";
+ * import { APPROVAL_RESUME_SCHEMA } from "@salvor/tools";
+ * import assert from "node:assert/strict";
+ *
+ * const text = parkedCallText({
+ *   v: 1,
+ *   callId: "call_1",
+ *   tool: "delete_file",
+ *   version: "1.0.0",
+ *   input: { path: "a.txt" },
+ *   reason: 'The call to "delete_file" needs approval as it declares fs.delete',
+ *   resumeSchema: APPROVAL_RESUME_SCHEMA,
+ *   origin: "approval",
+ * });
+ * assert.equal(
+ *   text,
+ *   `This call is waiting for a person's approval: The call to "delete_file" needs approval as it declares fs.delete. It has not run yet.`,
+ * );
+ * ```
+ */
+export function parkedCallText(suspended: SuspendedCall): string {
+  const approval = suspended.origin === "approval";
+  const who = approval ? "a person's approval" : "a person";
+  // The gate parks a call before it runs; a handler parks its own call part way.
+  const state = approval ? "It has not run yet." : "It has not finished yet.";
+  const reason = suspended.reason.replace(/[.\s]+$/, "");
+  const shown = suspended.payload === undefined ? "" : ` What the person sees: ${JSON.stringify(suspended.payload)}`;
+  return boundModelText(`This call is waiting for ${who}: ${reason}. ${state}${shown}`);
+}
