@@ -121,7 +121,7 @@ Deno.test("the approval gate's parked call asks { approved }; declining ends it 
     const accepted = await call(client, "delete_note", {}) as unknown as InputRequired;
     assert.deepEqual(accepted.inputRequests.answer.params.requestedSchema, {
       type: "object",
-      properties: { approved: { type: "boolean" } },
+      properties: { approved: { type: "boolean" }, reason: { type: "string", maxLength: 1000 } },
       required: ["approved"],
     });
     const yes = await call(client, "delete_note", {}, {
