@@ -267,23 +267,12 @@ Deno.test("tools with an external $ref or a malformed schema are left out with w
   assert.equal(text(echoed), "fine");
 });
 
-// The core's compiler decides which schemas it cannot use; once it refuses
-// these, they are left out by the same path.
-const refused = (schema: Record<string, unknown>) => {
-  try {
-    compileSchema(schema);
-    return false;
-  } catch {
-    return true;
-  }
-};
-Deno.test({
-  name: "tools whose schema has an invalid pattern or a non-list enum are left out once the compiler refuses them",
-  ignore: !refused({ type: "string", pattern: "([" }) || !refused({ enum: 5 }),
-  fn: async () => {
-    await using server = await connectFixture("bad-schemas");
-    assert.deepEqual(server.tools.map((tool) => tool.toolName), ["echo"]);
-  },
+Deno.test("tools whose schema has an invalid pattern or a non-list enum are left out, the rest still work", async () => {
+  // The core's compiler refuses these schemas; the connection leaves such tools out by the same path.
+  assert.throws(() => compileSchema({ type: "string", pattern: "([" }));
+  assert.throws(() => compileSchema({ enum: 5 }));
+  await using server = await connectFixture("bad-schemas");
+  assert.deepEqual(server.tools.map((tool) => tool.toolName), ["echo"]);
 });
 
 // 2. A refresh only touches this connection's tools, all or nothing.
