@@ -96,21 +96,20 @@ const env: Record<string, string> = Deno.stdout.isTerminal() ? {} : { NO_COLOR: 
 /** Copies a step's output through, line by line, adding up the test counts it reports. */
 async function relay(stream: ReadableStream<Uint8Array>, sink: typeof Deno.stdout, tally: TestCounts[]) {
   const encoder = new TextEncoder();
+  const pass = async (line: string, ending: string) => {
+    const counts = countsOf(line);
+    if (counts) tally.push(counts);
+    // write() may take part of a buffer; the rest is written until none is left.
+    let bytes = encoder.encode(line + ending);
+    while (bytes.length > 0) bytes = bytes.subarray(await sink.write(bytes));
+  };
   let pending = "";
   for await (const text of stream.pipeThrough(new TextDecoderStream())) {
     const lines = (pending + text).split("\n");
     pending = lines.pop()!;
-    for (const line of lines) {
-      const counts = countsOf(line);
-      if (counts) tally.push(counts);
-      await sink.write(encoder.encode(`${line}\n`));
-    }
+    for (const line of lines) await pass(line, "\n");
   }
-  if (pending) {
-    const counts = countsOf(pending);
-    if (counts) tally.push(counts);
-    await sink.write(encoder.encode(pending));
-  }
+  if (pending) await pass(pending, "");
 }
 
 const results: { name: string; ok: boolean; seconds: number; passed: number; failed: number }[] = [];
