@@ -109,7 +109,7 @@ async function run(flags: Flags, report: Reporter): Promise<void> {
       name: descriptor.name,
       effectClass: effectClass(descriptor),
       schedulerClass: schedulerClass(descriptor),
-      ...(flags.showProjections ? { projected: project(descriptor) } : {}),
+      ...(flags["show-projections"] ? { projected: project(descriptor) } : {}),
     })),
     mcp: { server: mcp.name, trusted: !flags.mcp, tools: mcp.tools.map((tool) => tool.descriptor.name) },
   });
@@ -148,40 +148,31 @@ async function run(flags: Flags, report: Reporter): Promise<void> {
   report.summary(batch.results, [...resumed.results, ...readBack.results], Math.round(performance.now() - started));
 }
 
-interface Flags {
-  readonly json: boolean;
-  readonly showProjections: boolean;
-  readonly provider: string;
-  readonly mcp?: string;
-  readonly deny: boolean;
-}
-
-function readFlags(args: string[]): Flags | string {
-  let parsed;
+function readFlags(args: string[]) {
+  let flags;
   try {
-    parsed = parseArgs({
+    flags = parseArgs({
       args,
       options: {
-        help: { type: "boolean" },
-        json: { type: "boolean" },
-        "show-projections": { type: "boolean" },
+        help: { type: "boolean", default: false },
+        json: { type: "boolean", default: false },
+        "show-projections": { type: "boolean", default: false },
         provider: { type: "string", default: "openai" },
         mcp: { type: "string" },
         deny: { type: "boolean", default: false },
       },
-      strict: true,
-      allowPositionals: false,
     }).values;
   } catch (error) {
     return `${error instanceof Error ? error.message : error}\n\n${HELP}`;
   }
-  if (parsed.help) return HELP;
-  if (!Object.hasOwn(PROVIDERS, parsed.provider)) {
-    return `Unknown --provider "${parsed.provider}": use ${Object.keys(PROVIDERS).join(", ")}.`;
+  if (flags.help) return HELP;
+  if (!Object.hasOwn(PROVIDERS, flags.provider)) {
+    return `Unknown --provider "${flags.provider}": use ${Object.keys(PROVIDERS).join(", ")}.`;
   }
-  const { json = false, "show-projections": showProjections = false, provider, mcp, deny } = parsed;
-  return { json, showProjections, provider, mcp, deny };
+  return flags;
 }
+
+type Flags = Exclude<ReturnType<typeof readFlags>, string>;
 
 if (import.meta.main) {
   const flags = readFlags(Deno.args);

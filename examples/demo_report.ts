@@ -108,7 +108,9 @@ function textReporter(): Reporter {
     }
     const filled = total > 0 ? Math.round((done / total) * 30) : 0;
     const percent = total > 0 ? `${Math.round((done / total) * 100)}%` : `${done}`;
-    const bar = `\r   [${"#".repeat(filled)}${" ".repeat(30 - filled)}] ${percent.padStart(4)} ${message}\x1b[K`;
+    const bar = `\r   ${callId} [${"#".repeat(filled)}${" ".repeat(30 - filled)}] ${
+      percent.padStart(4)
+    } ${message}\x1b[K`;
     Deno.stdout.writeSync(encoder.encode(bar));
     barOpen = true;
   };
@@ -125,10 +127,13 @@ function textReporter(): Reporter {
       for (const { name, effectClass, schedulerClass } of rows) {
         print(`  ${name.padEnd(width)}  effect class ${effectClass.padEnd(10)}  scheduler ${schedulerClass}`);
       }
-      const trust = mcp.trusted
-        ? "which ships with the demo, so the host trusts its read-only annotations (a server given with --mcp\n  is not trusted: its tools fail closed, as serial writes that need approval)"
-        : "which the host does not trust: their effects fail closed (write, serial), so each call needs approval";
-      print(`  ${mcp.tools.join(" and ")} come from MCP server "${mcp.server}",\n  ${trust}.`);
+      const from = `  ${mcp.tools.join(" and ")} come from MCP server "${mcp.server}", which`;
+      print(
+        mcp.trusted
+          ? `${from} ships with the demo: the host trusts its read-only\n  annotations. ` +
+            "(A server given with --mcp is not trusted: its tools fail closed, as serial writes that need approval.)"
+          : `${from} the host does not trust:\n  their effects fail closed (write, serial), so each call needs approval.`,
+      );
       if (projected.length === 0) print(`  (--show-projections prints them as ${provider} receives them)`);
     },
     step: (title) => print(`\n== ${title}`),

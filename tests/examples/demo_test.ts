@@ -253,7 +253,7 @@ Deno.test("the demo's story starts with the tools, not their projections, unless
     assert.equal(plain.code, 0, plain.stderr);
     assert.match(plain.stdout, /^7 tools, and how the runtime classifies them:/m);
     assert.doesNotMatch(plain.stdout, /"type": "function"/);
-    assert.match(plain.stdout, /which ships with the demo, so the host trusts its read-only annotations/);
+    assert.match(plain.stdout, /"demo", which ships with the demo: the host trusts its read-only\n {2}annotations\./);
     assert.match(plain.stdout, /^ {3}plan: \[call_1, call_2, call_4, .*, call_9\] then \[call_10\] then \[call_11\]$/m);
     assert.match(
       plain.stdout,
