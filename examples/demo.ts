@@ -175,7 +175,8 @@ function readFlags(args: string[]) {
 type Flags = Exclude<ReturnType<typeof readFlags>, string>;
 
 if (import.meta.main) {
-  const flags = readFlags(Deno.args);
+  // `deno task demo -- --json` hands the script the `--` too.
+  const flags = readFlags(Deno.args[0] === "--" ? Deno.args.slice(1) : Deno.args);
   if (typeof flags === "string") {
     const ok = flags === HELP;
     (ok ? console.log : console.error)(flags);

@@ -229,7 +229,7 @@ Deno.test("the demo reports a broken MCP command clearly and exits non-zero", as
   }
 });
 
-Deno.test("the demo refuses unknown flags and providers", async () => {
+Deno.test("the demo refuses unknown flags and providers, and takes its flags after a --", async () => {
   const cwd = await Deno.makeTempDir();
   try {
     const unknown = await runDemo(["--frobnicate"], cwd);
@@ -241,6 +241,9 @@ Deno.test("the demo refuses unknown flags and providers", async () => {
     const help = await runDemo(["--help"], cwd);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /--deny/);
+    const afterDashes = await runDemo(["--", "--help"], cwd);
+    assert.equal(afterDashes.code, 0, afterDashes.stderr);
+    assert.equal(afterDashes.stdout, help.stdout);
   } finally {
     await Deno.remove(cwd, { recursive: true });
   }
