@@ -1,5 +1,6 @@
-// The demo: plays an agent runtime for one scripted model turn, with no
-// model and no network. Run `deno task demo --help`.
+// The demo: plays an agent runtime for a scripted model, with no network.
+// Its turn is read in, run in waves, parked, resumed from a file and answered
+// with the library's runner and OpenAI adapters. Run `deno task demo --help`.
 
 import {
   approvalByEffects,
@@ -39,7 +40,7 @@ Options:
   --deny             The person denies what the turn parked, instead of approving it.
 `;
 
-// Strict where the schema allows it: a model shown a strict tool always sends arguments that match.
+// Strict mode where the schema allows it, else the schema as it is.
 const openAITool = (d: ToolDescriptor) => toOpenAITool(d, { strict: true, onUnsupported: "non_strict" }).tool;
 
 const PROVIDERS: Record<string, (descriptor: ToolDescriptor) => unknown> = {
