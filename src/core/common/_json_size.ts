@@ -185,8 +185,10 @@ export function leanCopy(value: unknown, maxBytes: number, maxDepth: number): un
 function copyOf(value: unknown, depth: number, maxDepth: number, budget: { left: number }): unknown {
   switch (typeof value) {
     case "string": {
-      budget.left -= stringBytesAtMost(value);
-      return value.isWellFormed() && budget.left >= 0 ? value : NOT_SHOWN;
+      const bytes = stringBytesAtMost(value);
+      if (bytes < 0) return NOT_SHOWN;
+      budget.left -= bytes;
+      return budget.left >= 0 ? value : NOT_SHOWN;
     }
     case "number":
       budget.left -= numberBytesAtMost(value);

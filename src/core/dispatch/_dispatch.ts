@@ -88,6 +88,11 @@ const CONTENT_TYPES = new Set([
   "resource",
 ]);
 
+/** Whether a content part is of a known type. */
+function isKnownPart(part: unknown): boolean {
+  return isRecord(part) && CONTENT_TYPES.has(part.type as string);
+}
+
 /** Reads the idempotency key at a dotted path of the arguments. */
 function keyAt(
   args: Record<string, unknown>,
@@ -169,11 +174,11 @@ function threw(error: unknown): ParseOutcome {
 }
 
 function outputEvent(result: Record<string, unknown>, output: unknown): TerminalEvent {
-  const checked: ToolResult = {
-    ...(result as unknown as ToolResult),
-    ...(result.content === OUTPUT_AS_TEXT ? { content: outputAsText(output) } : {}),
-    ...(output === undefined ? {} : { output }),
-  };
+  // Assigned over a copy rather than spread from conditional literals: the same
+  // fields in the same order, without building a literal for each.
+  const checked: { -readonly [K in keyof ToolResult]: ToolResult[K] } = { ...(result as unknown as ToolResult) };
+  if (result.content === OUTPUT_AS_TEXT) checked.content = outputAsText(output);
+  if (output !== undefined) checked.output = output;
   return { type: "output", result: checked };
 }
 
@@ -182,6 +187,10 @@ function parsedOutput(name: string, result: Record<string, unknown>, parsed: Par
   if ("costly" in parsed) return failed(costlySchema(name, "output", parsed.costly));
   if (!parsed.ok) return failed(invalidOutput(name, parsed));
   return outputEvent(result, parsed.value);
+}
+
+function streamThrew(name: string, error: unknown): TerminalEvent {
+  return failed(contract(name, `the stream threw: ${describeThrown(error)}`));
 }
 
 const NO_EXTENSIONS: Readonly<Record<string, unknown>> = Object.freeze({});
@@ -235,6 +244,9 @@ const SEALED_RECORD: Diagnostic = {
   keyword: "seal",
   message: "The record is sealed; resume it with a ToolSet that holds its key.",
 };
+
+/** Where the progress of a call nobody listens to goes: one function for all, not a closure each. */
+const IGNORE_PROGRESS = (_event: ProgressEvent): void => {};
 
 /** Waits for a call's terminal, then releases its control. Never rejects. */
 async function released(ran: Promise<TerminalEvent>, control: CallControl | undefined): Promise<TerminalEvent> {
@@ -479,13 +491,16 @@ export class Dispatcher {
     if (admitted instanceof Promise) return admitted.then((ready) => this.settle(() => ready));
     if ("type" in admitted) return Promise.resolve(admitted);
     const onProgress = admitted.options.onProgress;
-    return this.#drive(admitted, (event) => {
-      try {
-        onProgress?.(event);
-      } catch {
-        // A failing progress callback must not fail the call.
-      }
-    });
+    return this.#drive(
+      admitted,
+      onProgress === undefined ? IGNORE_PROGRESS : (event) => {
+        try {
+          onProgress(event);
+        } catch {
+          // A failing progress callback must not fail the call.
+        }
+      },
+    );
   }
 
   /**
@@ -889,16 +904,18 @@ export class Dispatcher {
     invocation: ValidatedInvocation,
     ctx: ToolContext,
   ): TerminalEvent | Promise<TerminalEvent> {
-    const threw = (error: unknown) =>
-      failed(contract(job.entry.descriptor.name, `the stream threw: ${describeThrown(error)}`));
+    const name = job.entry.descriptor.name;
     let event: ExecutionEvent | Promise<ExecutionEvent>;
     try {
       event = run(invocation, ctx);
     } catch (error) {
-      return threw(error);
+      return streamThrew(name, error);
     }
     return event instanceof Promise
-      ? control.race(event).then((raced) => this.#directEnd(job, control, raced), threw)
+      ? control.race(event).then(
+        (raced) => this.#directEnd(job, control, raced),
+        (error: unknown) => streamThrew(name, error),
+      )
       : this.#directEnd(job, control, control.stopped ? STOPPED : event);
   }
 
@@ -961,9 +978,7 @@ export class Dispatcher {
         contract(name, "the output event has no result with a content list"),
       );
     }
-    if (
-      !result.content.every((part) => isRecord(part) && CONTENT_TYPES.has(part.type as string))
-    ) {
+    if (!result.content.every(isKnownPart)) {
       return failed(
         contract(name, "the result holds a content part of an unknown type"),
       );
