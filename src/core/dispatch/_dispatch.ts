@@ -9,7 +9,7 @@ import { type DynTool, INVOCATION_TOKEN, type ToolContext, ValidatedInvocation }
 import type { ParseResult } from "../schema/schema.ts";
 import type { ExecutionEvent, ProgressEvent, TerminalEvent, ToolEvent, ToolResult } from "../contract/events.ts";
 import { checkJsonValue, copyJsonValue, DEFAULT_LIMITS, type JsonLimits } from "../common/limits.ts";
-import { type CompiledSchema, compileSchema } from "../schema/schema.ts";
+import { type CompiledSchema, compileSchema, type SchemaValidation } from "../schema/schema.ts";
 import { SchemaBudgetError } from "../schema/validator/budget.ts";
 import type { ToolDescriptor } from "../contract/spec.ts";
 import { APPROVAL_RESUME_SCHEMA, type SuspendedCall } from "../contract/suspend.ts";
@@ -57,6 +57,10 @@ export interface Entry {
   readonly parseOutput:
     | ((value: unknown) => ParseResult | Promise<ParseResult>)
     | undefined;
+  /** The compiled schema behind `parseInput` when that is a plain schema check: dispatch validates with it directly. */
+  readonly inputCheck: CompiledSchema | undefined;
+  /** As `inputCheck`, for `parseOutput`. */
+  readonly outputCheck: CompiledSchema | undefined;
   /** The tool's own check of a resume answer, run after the record's JSON Schema. */
   readonly parseResume: ((value: unknown) => ParseResult | Promise<ParseResult>) | undefined;
   readonly needsPolicy: boolean;
@@ -156,6 +160,20 @@ function parseWith(
   return isRecord(parsed) && typeof parsed.then === "function"
     ? Promise.resolve(parsed).then(parseOutcome, threw)
     : parseOutcome(parsed);
+}
+
+/**
+ * Validates with a parser's compiled schema directly (see `schemaOfParser`):
+ * the outcome the parser would give, without its call and shape checks.
+ */
+function validated(schema: CompiledSchema, value: unknown): ParseOutcome {
+  let outcome: SchemaValidation;
+  try {
+    outcome = schema.validate(value);
+  } catch (error) {
+    return threw(error);
+  }
+  return outcome.ok ? { ok: true, value } : { ok: false, diagnostics: outcome.diagnostics, omitted: outcome.omitted };
 }
 
 type ParseOutcome = ParseResult | { readonly broken: string } | { readonly costly: SchemaBudgetError };
@@ -603,7 +621,8 @@ export class Dispatcher {
     control: CallControl,
     emit: (event: ProgressEvent) => void,
   ): TerminalEvent | Promise<TerminalEvent> {
-    const parsed = parseWith(job.entry.parseInput, job.args);
+    const { entry } = job;
+    const parsed = entry.inputCheck ? validated(entry.inputCheck, job.args) : parseWith(entry.parseInput, job.args);
     if (!(parsed instanceof Promise)) return this.#admitted(job, control, parsed, emit);
     return control.race(parsed).then((raced) =>
       raced === STOPPED ? this.#stopped(job, control, false) : this.#admitted(job, control, raced, emit)
@@ -1004,7 +1023,9 @@ export class Dispatcher {
     const copied = copyJsonValue(output, this.#limits);
     if (!copied.ok) return failed(invalidOutput(name, one(copied.problem)));
     if (!entry.parseOutput) return outputEvent(result, copied.value);
-    const parsed = parseWith(entry.parseOutput, copied.value);
+    const parsed = entry.outputCheck
+      ? validated(entry.outputCheck, copied.value)
+      : parseWith(entry.parseOutput, copied.value);
     return parsed instanceof Promise
       ? parsed.then((outcome) => parsedOutput(name, result, outcome))
       : parsedOutput(name, result, parsed);
