@@ -145,23 +145,28 @@ export function leanVerdict(value: unknown, maxBytes: number, maxDepth: number, 
  * @param maxDepth The deepest nesting allowed.
  */
 export function parsedStructureHolds(value: unknown, maxDepth: number): boolean {
-  return structureHolds(value, 0, maxDepth);
+  if (typeof value === "number") return Number.isFinite(value);
+  return typeof value !== "object" || value === null || containerHolds(value, 0, maxDepth);
 }
 
-function structureHolds(value: unknown, depth: number, maxDepth: number): boolean {
-  if (typeof value === "number") return Number.isFinite(value);
-  if (typeof value !== "object" || value === null) return true;
+/** Whether an object or array at `depth` holds; its leaves are checked in the loop, not by a call each. */
+function containerHolds(value: object, depth: number, maxDepth: number): boolean {
   if (depth >= maxDepth) return false;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      if (!structureHolds(value[i], depth + 1, maxDepth)) return false;
+      if (!itemHolds(value[i], depth, maxDepth)) return false;
     }
     return true;
   }
   for (const key in value) {
-    if (!structureHolds((value as Record<string, unknown>)[key], depth + 1, maxDepth)) return false;
+    if (!itemHolds((value as Record<string, unknown>)[key], depth, maxDepth)) return false;
   }
   return true;
+}
+
+function itemHolds(item: unknown, depth: number, maxDepth: number): boolean {
+  if (typeof item === "object") return item === null || containerHolds(item, depth + 1, maxDepth);
+  return typeof item !== "number" || Number.isFinite(item);
 }
 
 /** What {@linkcode leanCopy} returns when it cannot show a value passes. */
@@ -185,8 +190,10 @@ export function leanCopy(value: unknown, maxBytes: number, maxDepth: number): un
 function copyOf(value: unknown, depth: number, maxDepth: number, budget: { left: number }): unknown {
   switch (typeof value) {
     case "string": {
-      budget.left -= stringBytesAtMost(value);
-      return value.isWellFormed() && budget.left >= 0 ? value : NOT_SHOWN;
+      const bytes = stringBytesAtMost(value);
+      if (bytes < 0) return NOT_SHOWN;
+      budget.left -= bytes;
+      return budget.left >= 0 ? value : NOT_SHOWN;
     }
     case "number":
       budget.left -= numberBytesAtMost(value);

@@ -75,13 +75,15 @@ export function result<Output>(
  * @returns The result.
  */
 export function toToolResult(value: unknown, textLater = false): ToolResult {
-  const options: ResultOptions<unknown> = value instanceof ResultValue ? value.options : { output: value };
-  const content = options.content ??
-    (textLater && options.output !== undefined ? OUTPUT_AS_TEXT : outputAsText(options.output));
-  return {
-    content,
-    ...(options.output === undefined ? {} : { output: options.output }),
-    ...(options.details === undefined ? {} : { details: options.details }),
-    ...(options.usage === undefined ? {} : { usage: options.usage }),
-  };
+  // A bare output (the common return) needs no options object; fields are
+  // assigned, not spread from conditional literals, in the same order.
+  const options: ResultOptions<unknown> | undefined = value instanceof ResultValue ? value.options : undefined;
+  const chosen = options === undefined ? undefined : options.content;
+  const output = options === undefined ? value : options.output;
+  const content = chosen ?? (textLater && output !== undefined ? OUTPUT_AS_TEXT : outputAsText(output));
+  const made: { -readonly [K in keyof ToolResult]: ToolResult[K] } = { content };
+  if (output !== undefined) made.output = output;
+  if (options?.details !== undefined) made.details = options.details;
+  if (options?.usage !== undefined) made.usage = options.usage;
+  return made;
 }

@@ -3,11 +3,14 @@
 import type { ParseResult } from "../schema/schema.ts";
 import type { CompiledSchema } from "../schema/schema.ts";
 
+/** The schema each parse function made here checks against. */
+const SCHEMAS = new WeakMap<object, CompiledSchema>();
+
 /** A parse function that validates against a compiled schema and passes the value through. */
 export function parserFor(
   schema: CompiledSchema,
 ): (value: unknown) => ParseResult {
-  return (value) => {
+  const parse = (value: unknown): ParseResult => {
     const outcome = schema.validate(value);
     if (outcome.ok) return { ok: true, value };
     return {
@@ -16,4 +19,15 @@ export function parserFor(
       omitted: outcome.omitted,
     };
   };
+  SCHEMAS.set(parse, schema);
+  return parse;
+}
+
+/**
+ * The compiled schema behind a parse function made by {@linkcode parserFor}:
+ * a registry may validate with it directly, for the same outcome without the
+ * parser's wrapping. `undefined` for any other function.
+ */
+export function schemaOfParser(parse: unknown): CompiledSchema | undefined {
+  return typeof parse === "function" ? SCHEMAS.get(parse) : undefined;
 }

@@ -9,7 +9,7 @@ import { type DynTool, INVOCATION_TOKEN, type ToolContext, ValidatedInvocation }
 import type { ParseResult } from "../schema/schema.ts";
 import type { ExecutionEvent, ProgressEvent, TerminalEvent, ToolEvent, ToolResult } from "../contract/events.ts";
 import { checkJsonValue, copyJsonValue, DEFAULT_LIMITS, type JsonLimits } from "../common/limits.ts";
-import { type CompiledSchema, compileSchema } from "../schema/schema.ts";
+import { type CompiledSchema, compileSchema, type SchemaValidation } from "../schema/schema.ts";
 import { SchemaBudgetError } from "../schema/validator/budget.ts";
 import type { ToolDescriptor } from "../contract/spec.ts";
 import { APPROVAL_RESUME_SCHEMA, type SuspendedCall } from "../contract/suspend.ts";
@@ -57,6 +57,10 @@ export interface Entry {
   readonly parseOutput:
     | ((value: unknown) => ParseResult | Promise<ParseResult>)
     | undefined;
+  /** The compiled schema behind `parseInput` when that is a plain schema check: dispatch validates with it directly. */
+  readonly inputCheck: CompiledSchema | undefined;
+  /** As `inputCheck`, for `parseOutput`. */
+  readonly outputCheck: CompiledSchema | undefined;
   /** The tool's own check of a resume answer, run after the record's JSON Schema. */
   readonly parseResume: ((value: unknown) => ParseResult | Promise<ParseResult>) | undefined;
   readonly needsPolicy: boolean;
@@ -87,6 +91,11 @@ const CONTENT_TYPES = new Set([
   "resource_link",
   "resource",
 ]);
+
+/** Whether a content part is of a known type. */
+function isKnownPart(part: unknown): boolean {
+  return isRecord(part) && CONTENT_TYPES.has(part.type as string);
+}
 
 /** Reads the idempotency key at a dotted path of the arguments. */
 function keyAt(
@@ -153,6 +162,20 @@ function parseWith(
     : parseOutcome(parsed);
 }
 
+/**
+ * Validates with a parser's compiled schema directly (see `schemaOfParser`):
+ * the outcome the parser would give, without its call and shape checks.
+ */
+function validated(schema: CompiledSchema, value: unknown): ParseOutcome {
+  let outcome: SchemaValidation;
+  try {
+    outcome = schema.validate(value);
+  } catch (error) {
+    return threw(error);
+  }
+  return outcome.ok ? { ok: true, value } : { ok: false, diagnostics: outcome.diagnostics, omitted: outcome.omitted };
+}
+
 type ParseOutcome = ParseResult | { readonly broken: string } | { readonly costly: SchemaBudgetError };
 
 function parseOutcome(parsed: unknown): ParseOutcome {
@@ -169,11 +192,11 @@ function threw(error: unknown): ParseOutcome {
 }
 
 function outputEvent(result: Record<string, unknown>, output: unknown): TerminalEvent {
-  const checked: ToolResult = {
-    ...(result as unknown as ToolResult),
-    ...(result.content === OUTPUT_AS_TEXT ? { content: outputAsText(output) } : {}),
-    ...(output === undefined ? {} : { output }),
-  };
+  // Assigned over a copy rather than spread from conditional literals: the same
+  // fields in the same order, without building a literal for each.
+  const checked: { -readonly [K in keyof ToolResult]: ToolResult[K] } = { ...(result as unknown as ToolResult) };
+  if (result.content === OUTPUT_AS_TEXT) checked.content = outputAsText(output);
+  if (output !== undefined) checked.output = output;
   return { type: "output", result: checked };
 }
 
@@ -182,6 +205,10 @@ function parsedOutput(name: string, result: Record<string, unknown>, parsed: Par
   if ("costly" in parsed) return failed(costlySchema(name, "output", parsed.costly));
   if (!parsed.ok) return failed(invalidOutput(name, parsed));
   return outputEvent(result, parsed.value);
+}
+
+function streamThrew(name: string, error: unknown): TerminalEvent {
+  return failed(contract(name, `the stream threw: ${describeThrown(error)}`));
 }
 
 const NO_EXTENSIONS: Readonly<Record<string, unknown>> = Object.freeze({});
@@ -235,6 +262,9 @@ const SEALED_RECORD: Diagnostic = {
   keyword: "seal",
   message: "The record is sealed; resume it with a ToolSet that holds its key.",
 };
+
+/** Where the progress of a call nobody listens to goes: one function for all, not a closure each. */
+const IGNORE_PROGRESS = (_event: ProgressEvent): void => {};
 
 /** Waits for a call's terminal, then releases its control. Never rejects. */
 async function released(ran: Promise<TerminalEvent>, control: CallControl | undefined): Promise<TerminalEvent> {
@@ -479,13 +509,16 @@ export class Dispatcher {
     if (admitted instanceof Promise) return admitted.then((ready) => this.settle(() => ready));
     if ("type" in admitted) return Promise.resolve(admitted);
     const onProgress = admitted.options.onProgress;
-    return this.#drive(admitted, (event) => {
-      try {
-        onProgress?.(event);
-      } catch {
-        // A failing progress callback must not fail the call.
-      }
-    });
+    return this.#drive(
+      admitted,
+      onProgress === undefined ? IGNORE_PROGRESS : (event) => {
+        try {
+          onProgress(event);
+        } catch {
+          // A failing progress callback must not fail the call.
+        }
+      },
+    );
   }
 
   /**
@@ -588,7 +621,8 @@ export class Dispatcher {
     control: CallControl,
     emit: (event: ProgressEvent) => void,
   ): TerminalEvent | Promise<TerminalEvent> {
-    const parsed = parseWith(job.entry.parseInput, job.args);
+    const { entry } = job;
+    const parsed = entry.inputCheck ? validated(entry.inputCheck, job.args) : parseWith(entry.parseInput, job.args);
     if (!(parsed instanceof Promise)) return this.#admitted(job, control, parsed, emit);
     return control.race(parsed).then((raced) =>
       raced === STOPPED ? this.#stopped(job, control, false) : this.#admitted(job, control, raced, emit)
@@ -889,16 +923,18 @@ export class Dispatcher {
     invocation: ValidatedInvocation,
     ctx: ToolContext,
   ): TerminalEvent | Promise<TerminalEvent> {
-    const threw = (error: unknown) =>
-      failed(contract(job.entry.descriptor.name, `the stream threw: ${describeThrown(error)}`));
+    const name = job.entry.descriptor.name;
     let event: ExecutionEvent | Promise<ExecutionEvent>;
     try {
       event = run(invocation, ctx);
     } catch (error) {
-      return threw(error);
+      return streamThrew(name, error);
     }
     return event instanceof Promise
-      ? control.race(event).then((raced) => this.#directEnd(job, control, raced), threw)
+      ? control.race(event).then(
+        (raced) => this.#directEnd(job, control, raced),
+        (error: unknown) => streamThrew(name, error),
+      )
       : this.#directEnd(job, control, control.stopped ? STOPPED : event);
   }
 
@@ -961,9 +997,7 @@ export class Dispatcher {
         contract(name, "the output event has no result with a content list"),
       );
     }
-    if (
-      !result.content.every((part) => isRecord(part) && CONTENT_TYPES.has(part.type as string))
-    ) {
+    if (!result.content.every(isKnownPart)) {
       return failed(
         contract(name, "the result holds a content part of an unknown type"),
       );
@@ -989,7 +1023,9 @@ export class Dispatcher {
     const copied = copyJsonValue(output, this.#limits);
     if (!copied.ok) return failed(invalidOutput(name, one(copied.problem)));
     if (!entry.parseOutput) return outputEvent(result, copied.value);
-    const parsed = parseWith(entry.parseOutput, copied.value);
+    const parsed = entry.outputCheck
+      ? validated(entry.outputCheck, copied.value)
+      : parseWith(entry.parseOutput, copied.value);
     return parsed instanceof Promise
       ? parsed.then((outcome) => parsedOutput(name, result, outcome))
       : parsedOutput(name, result, parsed);

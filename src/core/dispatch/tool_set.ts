@@ -19,7 +19,7 @@ import { isChecked, markChecked } from "../define/_checked.ts";
 import { bindDispatcher, Dispatcher, type Entry } from "./_dispatch.ts";
 import { NO_OPTIONS } from "./_call_options.ts";
 import { isRecord } from "../common/_is_record.ts";
-import { parserFor } from "../define/_parser.ts";
+import { parserFor, schemaOfParser } from "../define/_parser.ts";
 import { type Plan, planCalls } from "./schedule.ts";
 
 /** Options for a {@linkcode ToolSet}. */
@@ -148,15 +148,19 @@ export class ToolSet implements Iterable<DynTool> {
         });
       }
     }
-    const parseInput = tool.parseInput?.bind(tool) ??
+    const ownInput = tool.parseInput;
+    const ownOutput = tool.parseOutput;
+    const parseInput = ownInput?.bind(tool) ??
       parserFor(input ?? compileSchema(descriptor.inputSchema));
-    const parseOutput = tool.parseOutput?.bind(tool) ??
+    const parseOutput = ownOutput?.bind(tool) ??
       (descriptor.outputSchema === undefined ? undefined : parserFor(output ?? compileSchema(descriptor.outputSchema)));
     return {
       tool,
       descriptor,
       parseInput,
       parseOutput,
+      inputCheck: schemaOfParser(ownInput ?? parseInput),
+      outputCheck: schemaOfParser(ownOutput ?? parseOutput),
       parseResume: typeof tool.parseResume === "function" ? tool.parseResume.bind(tool) : undefined,
       needsPolicy: schedulerClass(descriptor) === "policy_required",
     };

@@ -699,20 +699,32 @@ function propertiesPart(
   const report: Report = (value, path, sink) => {
     const object = value as Record<string, unknown>;
     for (const name in object) {
-      const at = appendPointer(path, name);
+      // Most properties pass: their pointer is written only for a report.
+      let at: string | undefined;
       let matched = false;
       const i = index[name];
       if (i !== undefined) {
         matched = true;
-        if (!nodes[i].check(object[name], undefined)) nodes[i].report(object[name], at, sink, undefined);
+        if (!nodes[i].check(object[name], undefined)) {
+          nodes[i].report(object[name], at ??= appendPointer(path, name), sink, undefined);
+        }
       }
       for (let j = 0; j < patterns.length; j++) {
         if (!patterns[j].test(name)) continue;
         matched = true;
-        if (!patternNodes[j].check(object[name], undefined)) patternNodes[j].report(object[name], at, sink, undefined);
+        if (!patternNodes[j].check(object[name], undefined)) {
+          patternNodes[j].report(object[name], at ??= appendPointer(path, name), sink, undefined);
+        }
       }
       if (!matched && additional !== undefined && !additional.check(object[name], undefined)) {
-        notAllowed(sink, at, "additionalProperties", `Property "${name}" is not allowed.`, additional, object[name]);
+        notAllowed(
+          sink,
+          at ??= appendPointer(path, name),
+          "additionalProperties",
+          `Property "${name}" is not allowed.`,
+          additional,
+          object[name],
+        );
       }
     }
   };

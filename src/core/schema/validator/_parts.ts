@@ -130,9 +130,11 @@ export function typePart(type: unknown, location: string): Part {
 export function constPart(expected: unknown, location: string): Part {
   comparable("const", location, expected);
   const composite = typeof expected === "object" && expected !== null;
+  // What a value must equal is fixed once compiled: its message is written on first report, once.
+  let message: string | undefined;
   return {
     check: composite ? (value) => jsonEqual(value, expected) : (value) => value === expected,
-    report: (_value, path, sink) => push(sink, path, "const", `Expected ${showValue(expected)}.`),
+    report: (_value, path, sink) => push(sink, path, "const", message ??= `Expected ${showValue(expected)}.`),
   };
 }
 
@@ -142,13 +144,14 @@ export function enumPart(list: unknown, location: string): Part {
   comparable("enum", location, list);
   const scalars = new Set(list.filter((item) => typeof item !== "object" || item === null));
   const composites = list.filter((item) => typeof item === "object" && item !== null);
+  let message: string | undefined;
   return {
     check: (value) => {
       if (typeof value !== "object" || value === null) return scalars.has(value);
       for (let i = 0; i < composites.length; i++) if (jsonEqual(value, composites[i])) return true;
       return false;
     },
-    report: (_value, path, sink) => push(sink, path, "enum", `Expected one of ${showValue(list)}.`),
+    report: (_value, path, sink) => push(sink, path, "enum", message ??= `Expected one of ${showValue(list)}.`),
   };
 }
 
