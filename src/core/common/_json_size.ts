@@ -228,7 +228,9 @@ function copyOf(value: unknown, depth: number, maxDepth: number, budget: { left:
       for (const key of keys) {
         // Assigning "__proto__" would set the copy's prototype: the detailed walk defines it as a key.
         if (key === "__proto__") return NOT_SHOWN;
-        budget.left -= stringBytesAtMost(key) + 1;
+        const keyBytes = stringBytesAtMost(key);
+        if (keyBytes < 0) return NOT_SHOWN;
+        budget.left -= keyBytes + 1;
         if (budget.left < 0) return NOT_SHOWN;
         const item = copyOf((value as Record<string, unknown>)[key], inner, maxDepth, budget);
         if (item === NOT_SHOWN) return NOT_SHOWN;

@@ -48,12 +48,21 @@ Deno.test("checkJsonValue() refuses exactly the values nested deeper than maxDep
   );
 });
 
-Deno.test("checkJsonValue() refuses exactly the strings and keys that are not well-formed UTF-16", () => {
+// Any UTF-16 code unit, surrogate halves often, so that lone ones and pairs both occur.
+const codeUnit = fc.oneof(
+  fc.string({ unit: "binary", minLength: 1, maxLength: 1 }),
+  fc.integer({ min: 0xd800, max: 0xdfff }).map((unit) => String.fromCharCode(unit)),
+);
+
+Deno.test("checkJsonValue() and copyJsonValue() refuse exactly the strings and keys that are not well-formed UTF-16", () => {
   fc.assert(
-    fc.property(fc.string({ unit: "binary", maxLength: 8 }), (text) => {
+    fc.property(fc.string({ unit: codeUnit, maxLength: 8 }), (text) => {
       const wellFormed = text.isWellFormed();
       assert.equal(checkJsonValue({ text })?.keyword === "wellFormed", !wellFormed);
       assert.equal(checkJsonValue({ [text]: 1 })?.keyword === "wellFormed", !wellFormed);
+      // A copy is refused for the same strings and keys: it is what a handler's output becomes.
+      assert.equal(copyJsonValue({ text }).ok, wellFormed);
+      assert.equal(copyJsonValue({ [text]: 1 }).ok, wellFormed);
     }),
     { numRuns: 1000 },
   );
