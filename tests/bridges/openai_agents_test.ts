@@ -1,0 +1,86 @@
+// The OpenAI Agents bridge driven by the SDK itself (@openai/agents-core
+// 0.20.0): an Agent run with the SDK's ScriptedModel, the model calling a
+// typed and a raw JSON Schema tool with valid then invalid arguments, a
+// tool that times out, a delete that needs approval, the run state through
+// a string, and the approval. Asserts what the model was sent each turn.
+
+import { openAIAgentsTools, type ToolCallFailedError } from "../../openai_agents.ts";
+import { agents, agentsTesting } from "../framework_deps.ts";
+import { fixture, INVALID_ADD, INVALID_LOOKUP, SCRIPT, TIMED_OUT } from "./_fixture.ts";
+import assert from "node:assert/strict";
+
+agents.setTracingDisabled(true);
+
+/** The function call outputs in the input of a model call, by call id. */
+function outputsSeen(call: agentsTesting.RecordedModelCall): Record<string, string> {
+  const input = call.request.input as { type?: string; callId?: string; output?: { text?: string } | string }[];
+  return Object.fromEntries(
+    input.filter((item) => item.type === "function_call_result").map((item) => [
+      item.callId,
+      typeof item.output === "string" ? item.output : item.output?.text ?? JSON.stringify(item.output),
+    ]),
+  );
+}
+
+Deno.test("OpenAI Agents: a run drives the set's tools through validation, timeout, approval and a RunState string", async () => {
+  const { ran, toolset, approve } = fixture();
+  const failures: ToolCallFailedError[] = [];
+  const tools = openAIAgentsTools(toolset, { approve, onFailure: (error) => failures.push(error) });
+  const model = new agentsTesting.ScriptedModel([
+    ...SCRIPT.map((turn) => turn.map(([id, name, input]) => agentsTesting.functionCall(name, input, { callId: id }))),
+    [agentsTesting.assistantMessage("done")],
+  ]);
+  const agent = new agents.Agent({ name: "worker", model, tools });
+
+  const first = await agents.run(agent, "Work.");
+  // The model was shown the strict projection of each tool.
+  const shown = model.calls[0].request.tools as { name: string; strict: boolean; parameters: unknown }[];
+  assert.deepEqual(shown.map((tool) => [tool.name, tool.strict]), [
+    ["add", true],
+    ["lookup", true],
+    ["remove", true],
+    ["slow", true],
+  ]);
+  const seen = [1, 2, 3].map((i) => outputsSeen(model.calls[i]));
+  assert.deepEqual(JSON.parse(seen[0].call_1), { sum: 3 });
+  assert.deepEqual(JSON.parse(seen[0].call_2), { value: "value of k" });
+  assert.match(seen[1].call_3, INVALID_ADD);
+  assert.match(seen[1].call_4, INVALID_LOOKUP);
+  assert.deepEqual([ran.add, ran.lookup], [1, 1], "no handler ran on invalid input");
+  assert.match(seen[2].call_5, TIMED_OUT);
+  assert.deepEqual(failures.map((error) => error.failure.kind), ["invalid_input", "invalid_input", "timeout"]);
+
+  // The delete interrupts the run; its state survives a string and is approved later.
+  assert.equal(first.interruptions.length, 1);
+  assert.equal(ran.remove, 0);
+  const stored = first.state.toString();
+  const state = await agents.RunState.fromString(agent, stored);
+  state.approve(state.getInterruptions()[0]);
+  const second = await agents.run(agent, state);
+  assert.equal(ran.remove, 1);
+  assert.equal(second.finalOutput, "done");
+  assert.deepEqual(JSON.parse(outputsSeen(model.calls[4]).call_6), { removed: "a.txt" });
+});
+
+Deno.test("OpenAI Agents: a rejected approval never runs the handler", async () => {
+  const { ran, toolset, approve } = fixture();
+  const model = new agentsTesting.ScriptedModel([
+    [agentsTesting.functionCall("remove", { path: "x" }, { callId: "c" })],
+    [agentsTesting.assistantMessage("ok")],
+  ]);
+  const agent = new agents.Agent({ name: "worker", model, tools: openAIAgentsTools(toolset, { approve }) });
+  const first = await agents.run(agent, "Delete x.");
+  first.state.reject(first.interruptions[0]);
+  await agents.run(agent, first.state);
+  assert.equal(ran.remove, 0);
+  assert.match(outputsSeen(model.calls[1]).c, /not approved|reject|denied/i);
+});
+
+Deno.test("OpenAI Agents: the run's abort signal cancels a call", async () => {
+  const { toolset } = fixture();
+  const [slow] = openAIAgentsTools(toolset, { tools: ["slow"], timeoutMs: 60_000 });
+  const controller = new AbortController();
+  const running = slow.invoke({}, "{}", { signal: controller.signal });
+  controller.abort();
+  assert.match(String(await running), /cancelled|stopped/i);
+});
