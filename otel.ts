@@ -1,11 +1,11 @@
 /**
  * OpenTelemetry spans for tool calls, one span a call after the GenAI
- * semantic conventions (`execute_tool {tool}`). Bring your own tracer from
- * `@opentelemetry/api` 1.x (a peer dependency: this entrypoint imports
- * nothing) and pass the observer to the set.
+ * semantic conventions (`execute_tool {tool}`), and one child span per
+ * attempt of a call the batch runner retries. `@opentelemetry/api` 1.x is a
+ * peer dependency: install it (and an SDK) beside this package.
  *
  * @example Trace every call of a set
- * ```ts ignore
+ * ```ts
  * import { trace } from "@opentelemetry/api";
  * import { ToolSet } from "@salvor/tools";
  * import { toolSpans } from "@salvor/tools/otel";
@@ -19,10 +19,4 @@
  * @module
  */
 
-export {
-  type OtelAttributeValue,
-  type OtelSpan,
-  type OtelTracer,
-  toolSpans,
-  type ToolSpansOptions,
-} from "./src/otel/otel.ts";
+export { toolSpans, type ToolSpansOptions } from "./src/otel/otel.ts";

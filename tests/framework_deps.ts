@@ -4,7 +4,8 @@
 // (the AI SDK's OIDC helper asks for the hostname) as they load, which the
 // core's permission-free tests must not import.
 
-export * as otelApi from "npm:@opentelemetry/api@1.10.0";
+// The API is the otel entrypoint's peer, mapped in deno.json: the tests share the copy the entrypoint imports.
+export * as otelApi from "@opentelemetry/api";
 export {
   BasicTracerProvider,
   InMemorySpanExporter,

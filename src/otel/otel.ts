@@ -1,44 +1,20 @@
 /**
  * OpenTelemetry spans for tool calls: a {@linkcode CallObserver} that opens
  * one span a call, following the GenAI semantic conventions for tool
- * execution. The tracer is the host's own: the types below are the part of
- * `@opentelemetry/api` 1.x this uses, so the entrypoint imports nothing
- * and the API package stays the host's (peer) dependency.
+ * execution, and one child span per attempt of a call the batch runner
+ * retries. `@opentelemetry/api` 1.x is a peer dependency: the host's own
+ * copy, shared with its SDK.
  *
  * @module
  */
 
+import { type Attributes, context, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from "@opentelemetry/api";
 import type { CallObserver, ObservedCall } from "../core/dispatch/observer.ts";
-
-/** An attribute value, as `@opentelemetry/api` takes it. */
-export type OtelAttributeValue = string | number | boolean | readonly string[];
-
-/** The part of an `@opentelemetry/api` `Span` these spans use. */
-export interface OtelSpan {
-  /** Whether the span records anything: a no-op tracer's spans do not, and cost nothing more. */
-  isRecording(): boolean;
-  /** The span's identity, for the `traceparent` a call forwards. */
-  spanContext(): { readonly traceId: string; readonly spanId: string; readonly traceFlags: number };
-  /** Sets one attribute. */
-  setAttribute(key: string, value: OtelAttributeValue): unknown;
-  /** Records a timed event on the span. */
-  addEvent(name: string, attributes?: Record<string, OtelAttributeValue>): unknown;
-  /** Sets the status: 2 is `SpanStatusCode.ERROR`. */
-  setStatus(status: { code: number; message?: string }): unknown;
-  /** Ends the span. */
-  end(): void;
-}
-
-/** The part of an `@opentelemetry/api` `Tracer` these spans use: any real tracer fits. */
-export interface OtelTracer {
-  /** Starts a span in the active context. */
-  startSpan(name: string, options?: { kind?: number; attributes?: Record<string, OtelAttributeValue> }): OtelSpan;
-}
 
 /** Options for {@linkcode toolSpans}. */
 export interface ToolSpansOptions {
-  /** The tracer, e.g. `trace.getTracer("my-agent")`. */
-  readonly tracer: OtelTracer;
+  /** The tracer; by default the global provider's, named `@salvor/tools`. */
+  readonly tracer?: Tracer;
   /**
    * Records the call's arguments as `gen_ai.tool.call.arguments` (JSON).
    * Off by default: a model's arguments may carry what a trace must not.
@@ -52,18 +28,19 @@ export interface ToolSpansOptions {
   readonly toolType?: (call: ObservedCall) => string;
 }
 
-// Numbers from @opentelemetry/api, which this entrypoint does not import.
-const SPAN_KIND_INTERNAL = 0;
-const STATUS_ERROR = 2;
-const INVALID_TRACE_ID = "00000000000000000000000000000000";
-
 function defaultToolType(call: ObservedCall): string {
   const tool = call.tool as { server?: unknown; toolName?: unknown } | undefined;
   return typeof tool?.server === "string" && typeof tool.toolName === "string" ? "extension" : "function";
 }
 
-function hex2(value: number): string {
-  return (value & 0xff).toString(16).padStart(2, "0");
+/** W3C Trace Context headers for a span, which a tool forwards (an MCP tool in its request's `_meta`). */
+function traceContext(span: Span): Record<string, string> | undefined {
+  const spanContext = span.spanContext();
+  if (!trace.isSpanContextValid(spanContext)) return undefined;
+  const { traceId, spanId, traceFlags, traceState } = spanContext;
+  const traceparent = `00-${traceId}-${spanId}-${(traceFlags & 0xff).toString(16).padStart(2, "0")}`;
+  const tracestate = traceState?.serialize();
+  return tracestate ? { traceparent, tracestate } : { traceparent };
 }
 
 /**
@@ -73,66 +50,65 @@ function hex2(value: number): string {
  * `salvor.tool.effects`, one `progress` event per progress report, and on
  * failure `error.type` (the failure's kind) with an error status. A parked
  * call's span ends with `salvor.tool.outcome` = `suspended`; its resumption
- * is a span of its own. Each call also hands its span's `traceparent` to
- * the tool as `ctx.extensions.traceparent`, which an MCP tool sends to its
- * server in the request's `_meta`.
+ * is a span of its own. A call `runBatch` may retry has a child span per
+ * attempt, with `salvor.tool.attempt` (1, 2, ...). Each call hands its
+ * span's `traceparent` (and `tracestate`) to the tool as
+ * `ctx.extensions`, which an MCP tool sends to its server in the request's
+ * `_meta`. A span that records nothing (a no-op tracer's) is left at once.
  *
  * @param options The tracer, and what else to record.
  * @returns The observer, for `new ToolSet({ observer })`.
  *
- * @example Spans into an in-memory exporter (see `tests/otel/otel_test.ts` for the real SDK)
+ * @example Spans of a set's calls (see `tests/otel/otel_test.ts` for the SDK's in-memory exporter)
  * ```ts
+ * import { trace } from "@opentelemetry/api";
  * import { ToolSet } from "@salvor/tools";
- * import { type OtelSpan, toolSpans } from "@salvor/tools/otel";
+ * import { toolSpans } from "@salvor/tools/otel";
  * import assert from "node:assert/strict";
  *
- * const names: string[] = [];
- * const span: OtelSpan = {
- *   isRecording: () => true,
- *   spanContext: () => ({ traceId: "0".repeat(32), spanId: "0".repeat(16), traceFlags: 0 }),
- *   setAttribute: () => span,
- *   addEvent: () => span,
- *   setStatus: () => span,
- *   end: () => {},
- * };
- * const tracer = { startSpan: (name: string) => (names.push(name), span) };
- * await new ToolSet({ observer: toolSpans({ tracer }) }).call({ id: "1", name: "missing" });
- * assert.deepEqual(names, ["execute_tool missing"]);
+ * const tools = new ToolSet({ observer: toolSpans({ tracer: trace.getTracer("my-agent") }) });
+ * const end = await tools.call({ id: "1", name: "missing" });
+ * assert.equal(end.type === "failed" && end.failure.kind, "not_found");
  * ```
  */
-export function toolSpans(options: ToolSpansOptions): CallObserver {
-  const { tracer, includeArguments = false, toolType = defaultToolType } = options;
+export function toolSpans(options: ToolSpansOptions = {}): CallObserver {
+  const { tracer = trace.getTracer("@salvor/tools"), includeArguments = false, toolType = defaultToolType } = options;
   // Keyed by the call object the observer is handed at every hook; every call
   // has exactly one terminal, which removes its entry.
-  const spans = new Map<ObservedCall, OtelSpan>();
+  const spans = new Map<ObservedCall, Span>();
   return {
     includeArguments,
     callStarted(call) {
-      const attributes: Record<string, OtelAttributeValue> = {
+      const attributes: Attributes = {
         "gen_ai.operation.name": "execute_tool",
         "gen_ai.tool.name": call.name,
         "gen_ai.tool.call.id": call.callId,
         "gen_ai.tool.type": toolType(call),
-        "salvor.tool.effects": call.effects,
+        // Read, never changed: the SDK copies an array attribute.
+        "salvor.tool.effects": call.effects as string[],
       };
       if (call.descriptor) attributes["gen_ai.tool.description"] = call.descriptor.description;
       if (call.resumed) attributes["salvor.tool.resumed"] = true;
+      if (call.attempt !== undefined) attributes["salvor.tool.attempt"] = call.attempt;
       if (includeArguments && call.arguments !== undefined) {
         attributes["gen_ai.tool.call.arguments"] = typeof call.arguments === "string"
           ? call.arguments
           : JSON.stringify(call.arguments);
       }
-      const span = tracer.startSpan(`execute_tool ${call.name}`, { kind: SPAN_KIND_INTERNAL, attributes });
-      const { traceId, spanId, traceFlags } = span.spanContext();
+      const parent = call.parent && spans.get(call.parent);
+      const span = tracer.startSpan(
+        `execute_tool ${call.name}`,
+        { kind: SpanKind.INTERNAL, attributes },
+        parent ? trace.setSpan(context.active(), parent) : undefined,
+      );
       // A span that records nothing needs no end; a valid context is still forwarded (a sampled-out parent's).
       if (span.isRecording()) spans.set(call, span);
-      if (traceId === INVALID_TRACE_ID) return;
-      return { traceparent: `00-${traceId}-${spanId}-${hex2(traceFlags)}` };
+      return traceContext(span);
     },
     progress(call, event) {
       const span = spans.get(call);
       if (!span) return;
-      const attributes: Record<string, OtelAttributeValue> = {};
+      const attributes: Attributes = {};
       if (event.progress !== undefined) attributes.progress = event.progress;
       if (event.total !== undefined) attributes.total = event.total;
       if (event.message !== undefined) attributes.message = event.message;
@@ -144,7 +120,7 @@ export function toolSpans(options: ToolSpansOptions): CallObserver {
       spans.delete(call);
       if (end.event.type === "failed") {
         span.setAttribute("error.type", end.event.failure.kind);
-        span.setStatus({ code: STATUS_ERROR, message: end.event.failure.message });
+        span.setStatus({ code: SpanStatusCode.ERROR, message: end.event.failure.message });
       } else if (end.event.type === "suspended") {
         span.setAttribute("salvor.tool.outcome", "suspended");
       }

@@ -3,7 +3,17 @@
 // attributes, each failure kind sets error.type and an error status, and
 // an MCP call hands its span's traceparent to the server in _meta.
 
-import { defineJsonTool, defineTool, FAILURE_KINDS, ToolSet } from "../../mod.ts";
+import {
+  defineJsonTool,
+  defineTool,
+  FAILURE_KINDS,
+  HandlerError,
+  RetryPolicy,
+  runBatch,
+  type TerminalEvent,
+  ToolSet,
+} from "../../mod.ts";
+import { connectMcpServer } from "../../mcp.ts";
 import { describeTool, type DynTool } from "../../dyn.ts";
 import { toolSpans } from "../../otel.ts";
 import {
@@ -13,7 +23,7 @@ import {
   otelApi,
   SimpleSpanProcessor,
 } from "../framework_deps.ts";
-import { connectFixture } from "../mcp/_helpers.ts";
+import { modernFixture } from "../mcp/fixtures/_modern.ts";
 import * as v from "valibot";
 import assert from "node:assert/strict";
 
@@ -163,33 +173,102 @@ Deno.test("a span is a child of the caller's active span", async () => {
   }
 });
 
-Deno.test("an MCP call is an extension span, and the server sees its traceparent in _meta", async () => {
-  const { exporter, tracer } = tracing();
-  await using server = await connectFixture("meta");
-  const tools = server.register(new ToolSet({ observer: toolSpans({ tracer }) }));
-  const end = await tools.call({ id: "m1", name: "fixture__meta" });
+/** The `_meta` the modern fixture's echo tool saw in its request. */
+function metaSeen(end: TerminalEvent): Record<string, unknown> {
   assert.equal(end.type, "output");
-  const meta = JSON.parse(
-    end.type === "output" && end.result.content[0].type === "text" ? end.result.content[0].text : "",
-  );
-  const [span] = exporter.getFinishedSpans();
+  const details = end.type === "output" ? end.result.details as { meta?: { seenMeta?: Record<string, unknown> } } : {};
+  return details.meta?.seenMeta ?? {};
+}
+
+Deno.test("an MCP call is an extension span, and the server sees its traceparent and tracestate in _meta", async () => {
+  const { exporter, tracer } = tracing();
+  await using server = await connectMcpServer(modernFixture());
+  const tools = server.register(new ToolSet({ observer: toolSpans({ tracer }) }));
+  const parent = tracer.startSpan("agent step");
+  // The caller's span carries a vendor's tracestate, which its children inherit.
+  const active = otelApi.trace.setSpanContext(otelApi.ROOT_CONTEXT, {
+    ...parent.spanContext(),
+    traceState: otelApi.createTraceState("vendor=abc"),
+  });
+  otelApi.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  let end: TerminalEvent;
+  try {
+    end = await otelApi.context.with(
+      active,
+      () => tools.call({ id: "m1", name: "modern__echo", arguments: { text: "hi" } }),
+    );
+  } finally {
+    otelApi.context.disable();
+  }
+  parent.end();
+  const meta = metaSeen(end);
+  const [span] = exporter.getFinishedSpans().filter((finished) => finished.name === "execute_tool modern__echo");
   assert.equal(span.attributes["gen_ai.tool.type"], "extension");
   const { traceId, spanId } = span.spanContext();
+  assert.equal(traceId, parent.spanContext().traceId);
   assert.equal(meta.traceparent, `00-${traceId}-${spanId}-01`);
-  assert.equal(typeof meta.progressToken, "number", "the progress token is still sent beside it");
+  assert.equal(meta.tracestate, "vendor=abc");
+  assert.equal(typeof meta.progressToken, "string", "the progress token is still sent beside it");
 });
 
-Deno.test("a host's own traceparent extension reaches an MCP server without a tracer, and a malformed one does not", async () => {
-  await using server = await connectFixture("meta");
+Deno.test("a host's own traceparent and tracestate reach an MCP server without a tracer; a malformed one does not", async () => {
+  await using server = await connectMcpServer(modernFixture());
   const tools = server.register(new ToolSet());
   const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
-  const read = async (extensions: Record<string, unknown>) => {
-    const end = await tools.call({ id: "1", name: "fixture__meta" }, { extensions });
-    return JSON.parse(end.type === "output" && end.result.content[0].type === "text" ? end.result.content[0].text : "");
-  };
-  assert.equal((await read({ traceparent, tracestate: "k=v" })).tracestate, "k=v");
-  assert.equal((await read({ traceparent })).traceparent, traceparent);
-  assert.equal((await read({ traceparent: "not a traceparent" })).traceparent, undefined);
+  const read = async (extensions: Record<string, unknown>) =>
+    metaSeen(await tools.call({ id: "1", name: "modern__echo", arguments: { text: "hi" } }, { extensions }));
+  const both = await read({ traceparent, tracestate: "k=v" });
+  assert.deepEqual([both.traceparent, both.tracestate], [traceparent, "k=v"]);
+  const alone = await read({ traceparent, tracestate: "x".repeat(513) });
+  assert.deepEqual([alone.traceparent, alone.tracestate], [traceparent, undefined]);
+  const malformed = await read({ traceparent: "not a traceparent", tracestate: "k=v" });
+  assert.deepEqual([malformed.traceparent, malformed.tracestate], [undefined, undefined]);
+});
+
+Deno.test("runBatch's retries are child spans of the call's span, one per attempt with its number", async () => {
+  const { exporter, tracer } = tracing();
+  let failures = 2;
+  const flaky = defineJsonTool({
+    name: "flaky",
+    description: "Fails twice, then reads.",
+    inputSchema: { type: "object" },
+    effects: ["fs.read"],
+    run: (_input, ctx) => {
+      if (failures-- > 0) throw new HandlerError("disk busy");
+      return { traceparent: ctx.extensions.traceparent };
+    },
+  });
+  const tools = new ToolSet({ observer: toolSpans({ tracer }) }).register(flaky, add);
+  const { results } = await runBatch(tools, [
+    { id: "b1", name: "flaky" },
+    { id: "b2", name: "add", arguments: { a: 1, b: 2 } },
+  ], { retry: new RetryPolicy({ baseDelayMs: 0 }) });
+  assert.deepEqual(results.map((result) => result.attempts), [3, 1]);
+  const spans = exporter.getFinishedSpans();
+  const call = spans.find((span) =>
+    span.attributes["gen_ai.tool.call.id"] === "b1" && !("salvor.tool.attempt" in span.attributes)
+  )!;
+  const attempts = spans.filter((span) => span.parentSpanContext?.spanId === call.spanContext().spanId);
+  assert.deepEqual(
+    attempts.map((span) => [span.name, span.attributes["salvor.tool.attempt"], span.attributes["error.type"]]),
+    [
+      ["execute_tool flaky", 1, "handler"],
+      ["execute_tool flaky", 2, "handler"],
+      ["execute_tool flaky", 3, undefined],
+    ],
+  );
+  assert.ok(attempts.every((span) => span.spanContext().traceId === call.spanContext().traceId));
+  assert.equal(call.attributes["error.type"], undefined, "the call ends as its last attempt did");
+  assert.equal(call.status.code, otelApi.SpanStatusCode.UNSET);
+  const last = attempts[2].spanContext();
+  const output = results[0].terminal.type === "output" ? results[0].terminal.result.output : undefined;
+  assert.deepEqual(
+    output,
+    { traceparent: `00-${last.traceId}-${last.spanId}-01` },
+    "the attempt's handler gets its own span",
+  );
+  const second = spans.filter((span) => span.attributes["gen_ai.tool.call.id"] === "b2");
+  assert.deepEqual(second.map((span) => span.attributes["salvor.tool.attempt"]), [1, undefined]);
 });
 
 Deno.test("a no-op tracer adds no traceparent and fails nothing", async () => {
