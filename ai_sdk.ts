@@ -27,4 +27,4 @@ export {
 } from "./src/bridges/ai_sdk.ts";
 export { ToolCallFailedError } from "./src/bridges/tool_call_error.ts";
 export { parkedCall, type ParkedOutput } from "./src/bridges/parked.ts";
-export type { BridgeOptions } from "./src/bridges/bridge_options.ts";
+export type { ApprovalRecords, BridgeOptions } from "./src/bridges/bridge_options.ts";

@@ -24,7 +24,8 @@ export {
   type OpenAIAgentsParameters,
   type OpenAIAgentsTool,
   openAIAgentsTools,
+  type OpenAIStrictMode,
 } from "./src/bridges/openai_agents.ts";
 export { ToolCallFailedError } from "./src/bridges/tool_call_error.ts";
 export { parkedCall, type ParkedOutput } from "./src/bridges/parked.ts";
-export type { BridgeOptions } from "./src/bridges/bridge_options.ts";
+export type { ApprovalRecords, BridgeOptions } from "./src/bridges/bridge_options.ts";

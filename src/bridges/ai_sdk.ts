@@ -2,7 +2,8 @@
  * A `ToolSet` as Vercel AI SDK tools (`ai` 7). The model is shown each
  * tool's own JSON Schema; every call runs through `ToolSet.stream` with
  * the set's validation, limits, timeouts and approval gate, and the AI
- * SDK's abort signal cancels it.
+ * SDK's abort signal cancels it. Approvals use the AI SDK's own approval
+ * requests; the set's record of each waiting call is kept until it runs.
  *
  * @module
  */
@@ -10,7 +11,7 @@
 import type { ToolSet } from "../core/dispatch/tool_set.ts";
 import type { JsonSchema } from "../core/schema/schema.ts";
 import type { BridgeOptions } from "./bridge_options.ts";
-import { chosenTools, needsApproval, parkedText, runCall, valueOrThrow } from "./_shared.ts";
+import { askApproval, bridge, callEvents, parkedText, valueOrThrow } from "./_shared.ts";
 import { parkedCall } from "./parked.ts";
 
 /** A JSON value, as the AI SDK's model outputs take it. */
@@ -44,15 +45,21 @@ export interface AiSdkTool<S> {
   };
 }
 
-/** The approval status the AI SDK's `toolApproval` option takes per tool. */
-export type AiSdkApprovalStatus = "user-approval" | "not-applicable";
+/**
+ * The approval status the AI SDK's `toolApproval` option takes per tool:
+ * a person approves first, shown the gate's reason, or no approval applies.
+ */
+export type AiSdkApprovalStatus = "not-applicable" | { readonly type: "user-approval"; readonly reason: string };
 
 /** What {@linkcode aiSdkTools} returns: pass both to `generateText` or `streamText`. */
 export interface AiSdkBridge<S> {
   /** The tools, by name. */
   readonly tools: Record<string, AiSdkTool<S>>;
   /** The `toolApproval` option: which calls a person approves first (from the bridge's `approve` gate). */
-  readonly toolApproval: Record<string, (input: unknown) => Promise<AiSdkApprovalStatus>>;
+  readonly toolApproval: Record<
+    string,
+    (input: unknown, options: { readonly toolCallId: string }) => Promise<AiSdkApprovalStatus>
+  >;
 }
 
 /**
@@ -64,14 +71,17 @@ export interface AiSdkBridge<S> {
  * (The AI SDK's `repairToolCall` hook runs only for calls its own parser
  * refuses; the set's check runs when the tool executes, so read the kind on
  * the tool-error part to repair.) A call the `approve` gate parks becomes
- * the AI SDK's own `tool-approval-request`; answered with a
- * `tool-approval-response`, it runs as approved or ends `execution-denied`.
- * A call the handler parks returns a {@linkcode ParkedOutput}: the record
- * stays in the messages and the host resumes it with `ToolSet.resume`.
+ * the AI SDK's own `tool-approval-request`, with the gate's reason, while
+ * the set's record of it (sealed, when the set has a seal) waits in
+ * `options.records`; answered with a `tool-approval-response`, the call
+ * resumes from that record, once, or ends `execution-denied`. A call the
+ * handler parks returns a {@linkcode ParkedOutput}: the record stays in
+ * the messages and the host resumes it with `ToolSet.resume`. Progress
+ * streams as preliminary results (`{ status: "progress", ... }`).
  *
  * @param toolset The set whose tools to bridge.
  * @param helpers `{ jsonSchema }` from `ai`.
- * @param options Which tools, the approval gate, a timeout.
+ * @param options Which tools, the approval gate and its records, a timeout.
  * @returns The tools and the `toolApproval` option.
  * @throws {RangeError} When `options.tools` names a tool the set does not have.
  *
@@ -98,35 +108,23 @@ export interface AiSdkBridge<S> {
  * ```
  */
 export function aiSdkTools<S>(toolset: ToolSet, helpers: AiSdkHelpers<S>, options: BridgeOptions = {}): AiSdkBridge<S> {
-  const tools: Record<string, AiSdkTool<S>> = {};
-  const toolApproval: Record<string, (input: unknown) => Promise<AiSdkApprovalStatus>> = {};
-  for (const { descriptor } of chosenTools(toolset, options.tools)) {
+  const { bridge: bridged, tools: chosen } = bridge(toolset, options);
+  const tools: AiSdkBridge<S>["tools"] = {};
+  const toolApproval: AiSdkBridge<S>["toolApproval"] = {};
+  for (const { descriptor } of chosen) {
     const name = descriptor.name;
     tools[name] = {
       description: descriptor.description,
       inputSchema: helpers.jsonSchema(descriptor.inputSchema),
       async *execute(input, { toolCallId, abortSignal }) {
-        const progress: unknown[] = [];
-        let wake: (() => void) | undefined;
-        const ended = runCall(toolset, options, { id: toolCallId, name, arguments: input }, {
-          signal: abortSignal,
-          onProgress: ({ type: _, ...event }) => {
-            progress.push({ status: "progress", ...event });
-            wake?.();
-          },
-        });
-        let done = false;
-        const over = () => {
-          done = true;
-          wake?.();
-        };
-        ended.then(over, over);
-        // Progress goes out as the AI SDK's preliminary results, as it comes.
-        while (!done || progress.length > 0) {
-          if (progress.length > 0) yield progress.shift();
-          else await new Promise<void>((resolve) => wake = resolve);
+        const events = callEvents(bridged, { id: toolCallId, name, arguments: input }, { signal: abortSignal });
+        for await (const event of events) {
+          // Progress goes out as the AI SDK's preliminary results, as it comes.
+          if (event.type === "progress") {
+            const { type: _, ...progress } = event;
+            yield { status: "progress", ...progress };
+          } else yield valueOrThrow(event);
         }
-        yield valueOrThrow(await ended);
       },
       toModelOutput({ output }) {
         const parked = parkedCall(output);
@@ -136,8 +134,10 @@ export function aiSdkTools<S>(toolset: ToolSet, helpers: AiSdkHelpers<S>, option
           : { type: "json", value: (output ?? null) as AiSdkJsonValue };
       },
     };
-    toolApproval[name] = async (input) =>
-      await needsApproval(options.approve, descriptor, input) ? "user-approval" : "not-applicable";
+    toolApproval[name] = async (input, { toolCallId }) => {
+      const parked = await askApproval(bridged, { id: toolCallId, name, arguments: input });
+      return parked === undefined ? "not-applicable" : { type: "user-approval", reason: parked.reason };
+    };
   }
   return { tools, toolApproval };
 }

@@ -1,16 +1,16 @@
 /**
  * A `ToolSet` as OpenAI Agents SDK function tools (`@openai/agents` 0.20).
- * The model is shown each tool's strict projection (the SDK's default),
- * or its own schema unchanged where strict mode cannot express it; every
+ * The model is shown each tool's own schema, or its strict projection when
+ * the app hands over the projection from `@salvor/tools/providers`; every
  * call runs through `ToolSet.stream` with the run's abort signal.
  *
  * @module
  */
 
 import type { ToolSet } from "../core/dispatch/tool_set.ts";
-import { openAIStrict, toOpenAITool } from "../providers/openai.ts";
+import type { openAIStrict, toOpenAITool } from "../providers/openai/tools.ts";
 import type { BridgeOptions } from "./bridge_options.ts";
-import { chosenTools, needsApproval, runCall, valueOrThrow } from "./_shared.ts";
+import { askApproval, bridge, runCall, valueOrThrow } from "./_shared.ts";
 import { ToolCallFailedError } from "./tool_call_error.ts";
 
 /** The parameters an Agents SDK function tool declares: an object schema. */
@@ -33,7 +33,7 @@ export interface OpenAIAgentsTool {
   readonly name: string;
   /** The tool's description. */
   readonly description: string;
-  /** The strict projection of the tool's schema, or the schema itself when strict mode cannot express it. */
+  /** The tool's own schema, or its strict projection in strict mode. */
   readonly parameters: OpenAIAgentsParameters;
   /** Whether the model writes arguments in strict mode. */
   readonly strict: boolean;
@@ -53,8 +53,27 @@ export interface OpenAIAgentsTool {
   isEnabled(runContext: unknown, agent: unknown): Promise<boolean>;
 }
 
+/**
+ * The strict projection from `@salvor/tools/providers`, which turns strict
+ * mode on: pass `{ toOpenAITool, openAIStrict }`. Taken from the app, so
+ * the bridge ships none of it to an app that does not use it.
+ */
+export interface OpenAIStrictMode {
+  /** `toOpenAITool` from `@salvor/tools/providers`. */
+  readonly toOpenAITool: typeof toOpenAITool;
+  /** `openAIStrict` from `@salvor/tools/providers`. */
+  readonly openAIStrict: typeof openAIStrict;
+}
+
 /** Options for {@linkcode openAIAgentsTools}. */
 export interface OpenAIAgentsOptions extends BridgeOptions {
+  /**
+   * Strict mode (the SDK's own default for its `tool()`): the model is shown
+   * each tool's strict projection, where strict mode can express it, and a
+   * strict model's `null` for a left-out property reads as absent. Without
+   * it, the model is shown each tool's own schema, not strict.
+   */
+  readonly strict?: OpenAIStrictMode;
   /**
    * Calls each failure's model text back to the host with its failure, e.g.
    * to count `invalid_input` calls (the handler never ran) apart from tools
@@ -63,7 +82,7 @@ export interface OpenAIAgentsOptions extends BridgeOptions {
   readonly onFailure?: (error: ToolCallFailedError) => void;
 }
 
-function parametersOf(schema: Record<string, unknown>): OpenAIAgentsParameters {
+function parametersOf(schema: { readonly [keyword: string]: unknown }): OpenAIAgentsParameters {
   return {
     ...schema,
     type: "object",
@@ -80,18 +99,22 @@ function parametersOf(schema: Record<string, unknown>): OpenAIAgentsParameters {
  * bounded diagnostics as the tool's result (and `onFailure` gets a
  * {@linkcode ToolCallFailedError} of kind `invalid_input`). A call the
  * `approve` gate parks interrupts the run through the SDK's own approvals:
- * `result.interruptions`, `state.approve(item)` or `state.reject(item)`,
- * and the `RunState`, which survives a string round trip, holds the call.
+ * `result.interruptions`, `state.approve(item)` or `state.reject(item)`;
+ * the `RunState`, which survives a string round trip, holds the call, and
+ * the set's record of it (sealed when the set has a seal) waits in
+ * `options.records` until the approved call resumes from it, once. Asked
+ * again after a restored state, the kept record answers; a process that
+ * does not share the store parks the call anew.
  * A call the handler parks returns a {@linkcode ParkedOutput}, kept in the
  * run's items; resume it with `ToolSet.resume`. The SDK streams no tool
  * progress, so progress events are not forwarded.
  *
  * @param toolset The set whose tools to bridge.
- * @param options Which tools, the approval gate, a timeout, a failure hook.
+ * @param options Which tools, the approval gate and its records, a timeout, a failure hook.
  * @returns The function tools, in the set's order.
  * @throws {RangeError} When `options.tools` names a tool the set does not have.
  *
- * @example Invoke a tool the way the SDK's runner does
+ * @example Invoke a tool the way the SDK's runner does (in strict mode, pass `strict: { toOpenAITool, openAIStrict }`)
  * ```ts
  * import { defineJsonTool, ToolSet } from "@salvor/tools";
  * import { openAIAgentsTools } from "@salvor/tools/openai-agents";
@@ -105,30 +128,31 @@ function parametersOf(schema: Record<string, unknown>): OpenAIAgentsParameters {
  *   run: ({ a, b }) => ({ sum: a + b }),
  * });
  * const [tool] = openAIAgentsTools(new ToolSet().register(add));
- * assert.equal(tool.strict, true);
+ * assert.equal(tool.strict, false);
  * assert.deepEqual(await tool.invoke({}, '{"a":1,"b":2}'), { sum: 3 });
  * assert.match(String(await tool.invoke({}, '{"a":1}')), /the tool did not run/);
  * ```
  */
 export function openAIAgentsTools(toolset: ToolSet, options: OpenAIAgentsOptions = {}): OpenAIAgentsTool[] {
-  return chosenTools(toolset, options.tools).map(({ descriptor }) => {
-    const { tool } = toOpenAITool(descriptor, { strict: true, onUnsupported: "non_strict" });
-    const { strict } = tool.function;
+  const { bridge: bridged, tools } = bridge(toolset, options);
+  return tools.map(({ descriptor }) => {
+    const mode = options.strict;
+    const tool = mode
+      ? mode.toOpenAITool(descriptor, { strict: true, onUnsupported: "non_strict", api: "responses" }).tool
+      // A descriptor's input schema is always an object schema: describeTool refuses any other.
+      : { parameters: descriptor.inputSchema as Record<string, unknown>, strict: false };
+    const { strict } = tool;
+    const projection = strict ? mode?.openAIStrict : undefined;
+    const name = descriptor.name;
     return {
       type: "function",
-      name: descriptor.name,
+      name,
       description: descriptor.description,
-      parameters: parametersOf(tool.function.parameters),
+      parameters: parametersOf(tool.parameters),
       strict,
       async invoke(_runContext, input, details) {
-        const terminal = await runCall(toolset, options, {
-          id: details?.toolCall?.callId ?? "",
-          name: descriptor.name,
-          arguments: input,
-        }, {
-          signal: details?.signal,
-          projection: strict ? openAIStrict : undefined,
-        });
+        const call = { id: details?.toolCall?.callId ?? "", name, arguments: input };
+        const terminal = await runCall(bridged, call, { signal: details?.signal, projection });
         try {
           return valueOrThrow(terminal);
         } catch (error) {
@@ -137,20 +161,8 @@ export function openAIAgentsTools(toolset: ToolSet, options: OpenAIAgentsOptions
           return error.message;
         }
       },
-      async needsApproval(_runContext, input) {
-        let args = input;
-        if (typeof input === "string") {
-          try {
-            args = JSON.parse(input);
-          } catch {
-            // Malformed arguments need no approval: the call fails as invalid_input.
-            return false;
-          }
-        }
-        if (strict && typeof args === "object" && args !== null) {
-          args = openAIStrict.restore(descriptor.inputSchema, args as Record<string, unknown>);
-        }
-        return await needsApproval(options.approve, descriptor, args);
+      async needsApproval(_runContext, input, callId) {
+        return await askApproval(bridged, { id: callId ?? "", name, arguments: input }, projection) !== undefined;
       },
       isEnabled: () => Promise.resolve(true),
     };

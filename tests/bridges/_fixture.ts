@@ -1,10 +1,13 @@
 // The tools every bridge test drives through its framework: a typed tool,
 // a raw JSON Schema tool, a tool that outlives its timeout and a delete a
 // person must approve, each counting how often its handler ran, and the
-// script of calls a test's mock model makes.
+// script of calls a test's mock model makes. The set seals the records it
+// parks.
 
-import { type ApprovalGate, defineJsonTool, defineTool, ToolSet } from "../../mod.ts";
+import { type ApprovalGate, defineJsonTool, defineTool, type SealKey, type SuspendedCall, ToolSet } from "../../mod.ts";
 import * as v from "valibot";
+
+const SEAL_KEY: SealKey = { id: "bridges", secret: "bridge-test-key-0123456789abcdef" };
 
 export function fixture() {
   const ran = { add: 0, lookup: 0, slow: 0, remove: 0 };
@@ -56,9 +59,13 @@ export function fixture() {
       return { removed: path };
     },
   });
-  const approve: ApprovalGate = (descriptor) => descriptor.effects.includes("fs.delete") ? "suspend" : true;
-  const toolset = new ToolSet().register(add, lookup, slow, remove);
-  return { ran, toolset, approve };
+  const approve: ApprovalGate = (descriptor) =>
+    descriptor.effects.includes("fs.delete") ? { decision: "suspend", reason: "a file would be deleted" } : true;
+  // Sealed, so a record a person approves is single-use and cannot be changed on its way back.
+  const toolset = new ToolSet({ seal: { key: SEAL_KEY } }).register(add, lookup, slow, remove);
+  // The bridge's store, read by the tests: the record of a call waiting for approval.
+  const records = new Map<string, SuspendedCall>();
+  return { ran, toolset, approve, records };
 }
 
 /** The calls the model makes, turn by turn. */

@@ -49,8 +49,8 @@ function toolResults(prompt: unknown[]): Record<string, unknown> {
 }
 
 Deno.test("AI SDK: generateText drives the set's tools through validation, timeout and approval", async () => {
-  const { ran, toolset, approve } = fixture();
-  const { tools, toolApproval } = aiSdkTools(toolset, { jsonSchema: ai.jsonSchema }, { approve });
+  const { ran, toolset, approve, records } = fixture();
+  const { tools, toolApproval } = aiSdkTools(toolset, { jsonSchema: ai.jsonSchema }, { approve, records });
   const { model, prompts } = scriptedModel();
 
   const first = await ai.generateText({
@@ -89,7 +89,12 @@ Deno.test("AI SDK: generateText drives the set's tools through validation, timeo
   // Turn 4: the delete waits for a person, through the AI SDK's own approval request.
   const request = first.content.find((part) => part.type === "tool-approval-request");
   assert.ok(request, "an approval request");
+  assert.equal(request.reason, "a file would be deleted");
   assert.equal(ran.remove, 0);
+  // The set parked the call: its sealed record waits for the person's answer.
+  const record = records.get("call_6");
+  assert.ok(record?.seal, "a sealed record is kept");
+  assert.deepEqual([record.origin, record.input], ["approval", { path: "a.txt" }]);
 
   // The person approves; the AI SDK runs the call and the model reads its result.
   const second = await ai.generateText({
@@ -106,6 +111,11 @@ Deno.test("AI SDK: generateText drives the set's tools through validation, timeo
   assert.equal(ran.remove, 1);
   assert.equal(second.text, "done");
   assert.deepEqual(toolResults(prompts[4]).call_6, { type: "json", value: { removed: "a.txt" } });
+  // The approved call resumed from its record, which is spent: it cannot run the delete again.
+  assert.equal(records.size, 0);
+  const replayed = await toolset.resume(record, { approved: true });
+  assert.equal(replayed.type === "failed" && replayed.failure.kind, "invalid_input");
+  assert.equal(ran.remove, 1);
 });
 
 Deno.test("AI SDK: a denied approval never runs the handler", async () => {
@@ -155,6 +165,18 @@ Deno.test("AI SDK: progress streams as preliminary results, and the abort signal
     assert.equal(error.failure.kind, "cancelled");
     return true;
   });
+});
+
+Deno.test("AI SDK: an approved call runs the arguments that were approved, not what the messages say later", async () => {
+  const { ran, toolset, approve } = fixture();
+  const { tools, toolApproval } = aiSdkTools(toolset, { jsonSchema: ai.jsonSchema }, { approve, tools: ["remove"] });
+  const status = await toolApproval.remove({ path: "kept.txt" }, { toolCallId: "t" });
+  assert.deepEqual(status, { type: "user-approval", reason: "a file would be deleted" });
+  const outputs = [];
+  for await (const output of tools.remove.execute({ path: "other.txt" }, { toolCallId: "t" })) outputs.push(output);
+  assert.deepEqual(outputs, [{ removed: "kept.txt" }]);
+  assert.equal(ran.remove, 1);
+  assert.equal(await toolApproval.remove({ path: 5 }, { toolCallId: "u" }).then((s) => s), "not-applicable");
 });
 
 Deno.test("AI SDK: a call the handler parks returns its record, and toModelOutput tells the model to wait", async () => {

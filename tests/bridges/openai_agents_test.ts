@@ -5,6 +5,7 @@
 // a string, and the approval. Asserts what the model was sent each turn.
 
 import { openAIAgentsTools, type ToolCallFailedError } from "../../openai_agents.ts";
+import { openAIStrict, toOpenAITool } from "../../providers.ts";
 import { agents, agentsTesting } from "../framework_deps.ts";
 import { fixture, INVALID_ADD, INVALID_LOOKUP, SCRIPT, TIMED_OUT } from "./_fixture.ts";
 import assert from "node:assert/strict";
@@ -23,9 +24,10 @@ function outputsSeen(call: agentsTesting.RecordedModelCall): Record<string, stri
 }
 
 Deno.test("OpenAI Agents: a run drives the set's tools through validation, timeout, approval and a RunState string", async () => {
-  const { ran, toolset, approve } = fixture();
+  const { ran, toolset, approve, records } = fixture();
   const failures: ToolCallFailedError[] = [];
-  const tools = openAIAgentsTools(toolset, { approve, onFailure: (error) => failures.push(error) });
+  const strict = { toOpenAITool, openAIStrict };
+  const tools = openAIAgentsTools(toolset, { approve, records, strict, onFailure: (error) => failures.push(error) });
   const model = new agentsTesting.ScriptedModel([
     ...SCRIPT.map((turn) => turn.map(([id, name, input]) => agentsTesting.functionCall(name, input, { callId: id }))),
     [agentsTesting.assistantMessage("done")],
@@ -53,6 +55,10 @@ Deno.test("OpenAI Agents: a run drives the set's tools through validation, timeo
   // The delete interrupts the run; its state survives a string and is approved later.
   assert.equal(first.interruptions.length, 1);
   assert.equal(ran.remove, 0);
+  // The set parked the call: its sealed record waits for the person's answer.
+  const record = records.get("call_6");
+  assert.ok(record?.seal, "a sealed record is kept");
+  assert.deepEqual([record.origin, record.input], ["approval", { path: "a.txt" }]);
   const stored = first.state.toString();
   const state = await agents.RunState.fromString(agent, stored);
   state.approve(state.getInterruptions()[0]);
@@ -60,6 +66,11 @@ Deno.test("OpenAI Agents: a run drives the set's tools through validation, timeo
   assert.equal(ran.remove, 1);
   assert.equal(second.finalOutput, "done");
   assert.deepEqual(JSON.parse(outputsSeen(model.calls[4]).call_6), { removed: "a.txt" });
+  // The restored state asked again and got the same record; the approved call resumed from it, once.
+  assert.equal(records.size, 0);
+  const replayed = await toolset.resume(record, { approved: true });
+  assert.equal(replayed.type === "failed" && replayed.failure.kind, "invalid_input");
+  assert.equal(ran.remove, 1);
 });
 
 Deno.test("OpenAI Agents: a rejected approval never runs the handler", async () => {
@@ -74,6 +85,17 @@ Deno.test("OpenAI Agents: a rejected approval never runs the handler", async () 
   await agents.run(agent, first.state);
   assert.equal(ran.remove, 0);
   assert.match(outputsSeen(model.calls[1]).c, /not approved|reject|denied/i);
+});
+
+Deno.test("OpenAI Agents: without strict mode the model is shown each tool's own schema", async () => {
+  const { toolset } = fixture();
+  const [add] = openAIAgentsTools(toolset, { tools: ["lookup"] });
+  assert.equal(add.strict, false);
+  assert.deepEqual(add.parameters, toolset.get("lookup")!.descriptor.inputSchema);
+  assert.match(
+    String(await add.invoke({}, '{"key":5}')),
+    /^The arguments for "lookup" are invalid; the tool did not run/,
+  );
 });
 
 Deno.test("OpenAI Agents: the run's abort signal cancels a call", async () => {
