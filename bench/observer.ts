@@ -1,31 +1,37 @@
-// Case 8: what observation costs. Typed dispatch (case 1's tool and valid
-// input) with no observer, with an observer that does nothing, and with
-// OpenTelemetry spans through a no-op tracer (what a host that installed
-// the API but no SDK pays), side by side with the Valibot floor. The cost
-// of the observer hook when unused is case 1's ours-to-floor ratio, read
-// against the run before the observer existed (bench/RESULTS.md says which).
+// Case 11: what observation costs. Typed dispatch (case 1's tool and valid
+// input) in the core as it was before the observer existed, in this core
+// with no observer (what the unused hooks cost), with an observer that has
+// no hooks, and with OpenTelemetry spans through a no-op tracer (what a
+// host that installed the API but no SDK pays), side by side with the
+// Valibot floor.
 
+import * as v from "valibot";
 import { ToolSet } from "../mod.ts";
 import { toolSpans } from "../otel.ts";
-import { fileTicket, VALID_ARGUMENTS } from "./_fixture.ts";
+import { DESCRIPTION, fileTicket, NAME, valibotInput, valibotOutput, VALID_ARGUMENTS } from "./_fixture.ts";
 import { check, compare, type Mode, ratioRows, type Row } from "./_harness.ts";
 import { otelTrace } from "./_peers.ts";
+import { baselineCore, BEFORE_OBSERVER } from "./_baseline.ts";
 import { FLOOR, ours, oursTool, valibotFloor } from "./typed_dispatch.ts";
 
+const BEFORE = `ours before the observer (${BEFORE_OBSERVER.slice(0, 7)})`;
 const NO_OBSERVER = "ours: no observer";
 const EMPTY = "ours: an observer with no hooks";
 const OTEL = "ours: toolSpans, no-op tracer";
 
 /**
- * Runs case 8.
+ * Runs case 11.
  *
  * @param mode Full or smoke.
  * @returns The rows.
  */
 export async function observer(mode: Mode): Promise<Row[]> {
+  await using baseline = await baselineCore(BEFORE_OBSERVER);
+  if (!baseline) console.log(`case 11: ${BEFORE_OBSERVER} is not in this clone; measured without it`);
   const tool = () => oursTool(fileTicket);
   const contenders = [
     { name: FLOOR, dispatch: valibotFloor(fileTicket) },
+    ...(baseline ? [{ name: BEFORE, dispatch: before(baseline.core) }] : []),
     { name: NO_OBSERVER, dispatch: ours() },
     { name: EMPTY, dispatch: ours(new ToolSet({ observer: {} }).register(tool())) },
     {
@@ -41,8 +47,30 @@ export async function observer(mode: Mode): Promise<Row[]> {
     mode,
   );
   const names = contenders.map((c) => c.name);
-  const base = names.indexOf(NO_OBSERVER);
-  return ratioRows("8. Observation, typed dispatch, valid input (per call)", names, stats, "ns", FLOOR, {
-    [OTEL]: (ratio, all) => ({ text: "≤ 1.10× no observer", met: ratio <= all[base] * 1.1 }),
+  const at = (name: string) => names.indexOf(name);
+  return ratioRows("11. Observation, typed dispatch, valid input (per call)", names, stats, "ns", FLOOR, {
+    ...(baseline
+      ? {
+        [NO_OBSERVER]: (ratio: number, all: readonly number[]) => ({
+          text: "≤ 1.02× before the observer",
+          met: ratio <= all[at(BEFORE)] * 1.02,
+        }),
+      }
+      : {}),
+    [OTEL]: (ratio, all) => ({ text: "≤ 1.10× no observer", met: ratio <= all[at(NO_OBSERVER)] * 1.1 }),
   });
+}
+
+/** Case 1's typed tool and call, in the core before the observer. */
+function before(core: typeof import("../mod.ts")): (json: string) => Promise<boolean> {
+  const tool = core.defineTool({
+    name: NAME,
+    description: DESCRIPTION,
+    inputSchema: valibotInput,
+    outputSchema: valibotOutput,
+    effects: ["external.mutation"],
+    run: fileTicket as (input: v.InferOutput<typeof valibotInput>) => unknown,
+  });
+  const tools = new core.ToolSet().register(tool);
+  return async (json) => (await tools.call({ id: "call_1", name: NAME, arguments: json })).type === "output";
 }
