@@ -19,4 +19,4 @@
  * @module
  */
 
-export { toolSpans, type ToolSpansOptions } from "./src/otel/otel.ts";
+export { type OtelTracer, toolSpans, type ToolSpansOptions } from "./src/otel/otel.ts";

@@ -8,13 +8,33 @@
  * @module
  */
 
-import { type Attributes, context, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from "@opentelemetry/api";
+import { type Attributes, context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { CallObserver, ObservedCall } from "../core/dispatch/observer.ts";
+
+/**
+ * A tracer of `@opentelemetry/api` 1.x, e.g. `trace.getTracer("my-agent")`:
+ * the API's `Tracer`, named by the one method spans are made with.
+ */
+export interface OtelTracer {
+  /**
+   * The API's `Tracer.startSpan`.
+   *
+   * @param name The span's name.
+   * @param options Its kind and attributes.
+   * @param context The parent context, when not the active one.
+   * @returns The API's `Span`.
+   */
+  startSpan(
+    name: string,
+    options?: { kind?: number; attributes?: Record<string, unknown> },
+    context?: unknown,
+  ): unknown;
+}
 
 /** Options for {@linkcode toolSpans}. */
 export interface ToolSpansOptions {
   /** The tracer; by default the global provider's, named `@salvor/tools`. */
-  readonly tracer?: Tracer;
+  readonly tracer?: OtelTracer;
   /**
    * Records the call's arguments as `gen_ai.tool.call.arguments` (JSON).
    * Off by default: a model's arguments may carry what a trace must not.
@@ -96,11 +116,12 @@ export function toolSpans(options: ToolSpansOptions = {}): CallObserver {
           : JSON.stringify(call.arguments);
       }
       const parent = call.parent && spans.get(call.parent);
+      // A tracer of the API makes the API's spans.
       const span = tracer.startSpan(
         `execute_tool ${call.name}`,
         { kind: SpanKind.INTERNAL, attributes },
         parent ? trace.setSpan(context.active(), parent) : undefined,
-      );
+      ) as Span;
       // A span that records nothing needs no end; a valid context is still forwarded (a sampled-out parent's).
       if (span.isRecording()) spans.set(call, span);
       return traceContext(span);

@@ -7,6 +7,7 @@ import {
   type ObservedEnd,
   RetryPolicy,
   runBatch,
+  suspend,
   ToolSet,
 } from "../../../mod.ts";
 import * as v from "valibot";
@@ -187,5 +188,43 @@ Deno.test("runBatch without a retry policy reports each call once, with no attem
   assert.deepEqual(calls.map((call) => [call.callId, call.attempt, call.parent]), [
     ["1", undefined, undefined],
     ["2", undefined, undefined],
+  ]);
+});
+
+Deno.test("an observer hears a sealed record's resumption, streamed or not, checked before it is admitted", async () => {
+  const { observer, heard } = recorder({ extensions: { traceparent: "from-observer" } });
+  const seal = { key: { id: "k", secret: "observer-test-key-0123456789abcdef" } };
+  const resumable = defineJsonTool({
+    name: "resumable",
+    description: "Parks once, then reports the extensions it got.",
+    inputSchema: { type: "object" },
+    effects: ["fs.read"],
+    run: (_input, ctx) =>
+      ctx.resume === undefined
+        ? suspend({ reason: "a person decides", resumeSchema: { type: "boolean" } })
+        : { seen: ctx.extensions.traceparent ?? null },
+  });
+  const tools = new ToolSet({ observer, seal }).register(resumable);
+  const first = await tools.call({ id: "a", name: "resumable" });
+  const second = await tools.call({ id: "b", name: "resumable" });
+  assert.ok(first.type === "suspended" && second.type === "suspended");
+  const called = await tools.resume(first.suspended, true);
+  assert.deepEqual(called.type === "output" && called.result.output, { seen: "from-observer" });
+  const streamed = [];
+  for await (const event of tools.resumeStream(second.suspended, true)) streamed.push(event.type);
+  assert.deepEqual(streamed, ["output"]);
+  const replayed = await tools.resume(first.suspended, true);
+  assert.equal(replayed.type === "failed" && replayed.failure.kind, "invalid_input");
+  assert.deepEqual(heard, [
+    "start resumable a",
+    "end resumable suspended",
+    "start resumable b",
+    "end resumable suspended",
+    "start resumable a resumed",
+    "end resumable output",
+    "start resumable b resumed",
+    "end resumable output",
+    "start resumable a resumed",
+    "end resumable failed invalid_input",
   ]);
 });
