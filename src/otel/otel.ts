@@ -8,7 +8,15 @@
  * @module
  */
 
-import { type Attributes, context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import {
+  type Attributes,
+  context,
+  INVALID_TRACEID,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from "@opentelemetry/api";
 import type { CallObserver, ObservedCall } from "../core/dispatch/observer.ts";
 
 /**
@@ -56,7 +64,8 @@ function defaultToolType(call: ObservedCall): string {
 /** W3C Trace Context headers for a span, which a tool forwards (an MCP tool in its request's `_meta`). */
 function traceContext(span: Span): Record<string, string> | undefined {
   const spanContext = span.spanContext();
-  if (!trace.isSpanContextValid(spanContext)) return undefined;
+  // A no-op tracer's span has the invalid trace id: that answer needs no pattern test.
+  if (spanContext.traceId === INVALID_TRACEID || !trace.isSpanContextValid(spanContext)) return undefined;
   const { traceId, spanId, traceFlags, traceState } = spanContext;
   const traceparent = `00-${traceId}-${spanId}-${(traceFlags & 0xff).toString(16).padStart(2, "0")}`;
   const tracestate = traceState?.serialize();
