@@ -66,3 +66,26 @@ Deno.test("a server's costly schemas end each call in a typed failure without bl
   );
   assert.ok(gapMs < MAX_GAP_MS, `the event loop was blocked for ${gapMs} ms`);
 });
+
+Deno.test("a server's costly draft-04 and 2019-09 schemas are bounded like 2020-12 ones, never run on the fallback", async () => {
+  await using connection = await connectFixture("hostile-old-drafts");
+  assert.deepEqual(connection.warnings, []);
+  const tools = new ToolSet().register(...connection.tools);
+  const { result, gapMs } = await largestGap(async () => {
+    const ends = [];
+    for (const name of ["costly-4", "costly-2019-09"]) {
+      for (const args of [{ list: new Array(40).fill("x") }, {}]) {
+        ends.push(await tools.call({ id: name, name: `fixture__${name}`, arguments: JSON.stringify(args) }));
+      }
+    }
+    return ends;
+  });
+  console.log(`hostile old drafts: largest event-loop gap ${gapMs.toFixed(1)} ms`);
+  const messages = result.map((end) => end.type === "failed" && end.failure.kind === "contract" && end.failure.message);
+  assert.equal(messages.length, 4);
+  for (const [i, message] of messages.entries()) {
+    const side = i % 2 === 0 ? "input" : "output";
+    assert.match(message || "", new RegExp(`${side} schema of "fixture__costly-.*" as one value took more than`));
+  }
+  assert.ok(gapMs < MAX_GAP_MS, `the event loop was blocked for ${gapMs} ms`);
+});

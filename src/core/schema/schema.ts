@@ -18,6 +18,7 @@ import { SchemaRefusal } from "./validator/refusal.ts";
 import { type CompiledValidator, compileValidator } from "./validator/validator.ts";
 import { walkSubschemas } from "./_subschemas.ts";
 import { compileFallback } from "./_cfworker.ts";
+import { asNearestDraft } from "./_nearest_draft.ts";
 
 /** A JSON Schema: an object or a boolean, as JSON carries it. */
 export type JsonSchema = boolean | { readonly [keyword: string]: unknown };
@@ -45,10 +46,10 @@ export interface CompileSchemaOptions {
    * outside (an MCP server's, a user's) takes `linearPatterns` from
    * `@salvor/tools/dyn`, which never backtracks. Any engine but the default
    * marks the schema untrusted: a pattern that engine cannot express is
-   * refused, never run another way, and so is a schema that needs the
-   * fallback validator while it holds a `pattern`, `patternProperties` or
-   * (with `formats: "assert"`) a `format`, since the fallback would run those
-   * with backtracking regular expressions.
+   * refused, never run another way. An untrusted schema never runs on the
+   * fallback validator, which has no step budget: a draft-04 one is compiled
+   * as draft-07 and a 2019-09 one as 2020-12 where their keywords mean the
+   * same there, and any other the compiled validator cannot run is refused.
    */
   readonly patterns?: PatternEngine;
   /**
@@ -242,7 +243,7 @@ function checkDocument(document: unknown, label: string, limits: JsonLimits, rem
  * compiled-size budget, has an external reference, uses `$dynamicRef` or
  * asserts a format not implemented; or, for an untrusted
  * schema (see `patterns`), holds a pattern the engine cannot express or
- * needs the fallback while holding a pattern or an asserted format.
+ * would need the fallback validator.
  *
  * @example Validate a value and read the diagnostics
  * ```ts
@@ -294,15 +295,18 @@ export function compileSchema(
   const draft = options.draft ?? draftOf(schema);
   const assertFormats = options.formats === "assert";
   const copy = structuredClone(schema) as JsonSchema;
+  // Any pattern engine but the native one marks the schema untrusted: it never runs on the
+  // fallback validator, which has no step budget and backtracks.
   const untrusted = options.patterns !== undefined && options.patterns !== nativePatterns;
+  const compiledAs = untrusted ? nearestCompiled(schema, draft, label) : { draft, schema };
   // Why the fallback runs the schema: the compiled validator's refusal, or a draft it does not compile.
   let why = `the draft ${draft} is not compiled`;
-  if (draft === "2020-12" || draft === "7") {
+  if (compiledAs.draft === "2020-12" || compiledAs.draft === "7") {
     let refusal: SchemaRefusal;
     try {
       // The validator reads the schema it is given for as long as it lives: a private copy.
-      const validator = compileValidator(structuredClone(schema), {
-        draft,
+      const validator = compileValidator(structuredClone(compiledAs.schema), {
+        draft: compiledAs.draft,
         remotes,
         patterns: options.patterns,
         formats: options.formats,
@@ -325,13 +329,10 @@ export function compileSchema(
     why = message.replace(/^Cannot compile the .*? as /, "");
   }
   if (untrusted) {
-    const backtracking = findBacktracking(schema, remotes, assertFormats);
-    if (backtracking) {
-      throw new InvalidSpecError(
-        `Cannot compile the ${label} as it needs the fallback validator (${why}) and "${backtracking.keyword}" at ${backtracking.path} would run there with a backtracking regular expression: untrusted schemas never do`,
-        { path: backtracking.path },
-      );
-    }
+    throw new InvalidSpecError(
+      `Cannot compile the ${label} as it would need the fallback validator (${why}), which has no step budget: untrusted schemas run only on the compiled validator`,
+      { path: "" },
+    );
   }
   let validate: (value: unknown) => SchemaValidation;
   try {
@@ -345,6 +346,27 @@ export function compileSchema(
   return { draft, schema: copy, engine: "fallback", validate };
 }
 
+/**
+ * The draft and schema an untrusted schema is compiled as: a draft-04 or 2019-09 one as the
+ * nearest compiled draft, the others as they are.
+ */
+function nearestCompiled(
+  schema: JsonSchema,
+  draft: JsonSchemaDraft,
+  label: string,
+): { draft: JsonSchemaDraft; schema: JsonSchema } {
+  if ((draft !== "4" && draft !== "2019-09") || typeof schema !== "object") return { draft, schema };
+  const nearest = asNearestDraft(schema, draft);
+  if (nearest.ok) return nearest;
+  const as = draft === "4" ? "7" : "2020-12";
+  throw new InvalidSpecError(
+    `Cannot compile the ${label} as draft ${as}, which untrusted schemas of draft ${draft} are compiled as: "${nearest.keyword}" at ${
+      nearest.path === "" ? "the root" : nearest.path
+    } means something else there`,
+    { path: appendPointer(nearest.path, nearest.keyword) },
+  );
+}
+
 function compiled(draft: JsonSchemaDraft, schema: JsonSchema, validator: CompiledValidator): CompiledSchema {
   return {
     draft,
@@ -356,26 +378,6 @@ function compiled(draft: JsonSchemaDraft, schema: JsonSchema, validator: Compile
       return { ok: false, ...boundDiagnostics(validator.diagnose(value)) };
     },
   };
-}
-
-/** Where a document (the schema or a remote, by URI) uses a keyword the fallback would run with backtracking. */
-function findBacktracking(
-  schema: JsonSchema,
-  remotes: Readonly<Record<string, JsonSchema>>,
-  assertFormats: boolean,
-): { keyword: string; path: string } | undefined {
-  const keywords = assertFormats ? ["pattern", "patternProperties", "format"] : ["pattern", "patternProperties"];
-  let found: { keyword: string; path: string } | undefined;
-  for (
-    const [prefix, document] of [["", schema], ...Object.entries(remotes).map(([uri, remote]) => [`${uri}#`, remote])]
-  ) {
-    walkSubschemas(document, undefined, (node, path) => {
-      const keyword = keywords.find((name) => name in node);
-      if (keyword !== undefined) found ??= { keyword, path: `${prefix}${appendPointer(path, keyword)}` };
-    });
-    if (found) return found;
-  }
-  return undefined;
 }
 
 const VALID: SchemaValidation = Object.freeze({ ok: true });

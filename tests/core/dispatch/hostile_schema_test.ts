@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { defineJsonTool, InvalidSpecError, type JsonSchema, type TerminalEvent, ToolSet } from "../../../mod.ts";
-import { linearPatterns } from "../../../dyn.ts";
+import { compileSchema, linearPatterns } from "../../../dyn.ts";
 import { exponentialSchema, NESTED_QUANTIFIER_SCHEMA, NESTED_QUANTIFIER_TEXT } from "../../fixtures/hostile_schemas.ts";
 import { largestGap } from "../../fixtures/event_loop.ts";
 
@@ -97,4 +97,88 @@ Deno.test("defineJsonTool() refuses an untrusted pattern the linear-time engine 
       error.message.includes('the pattern "^(a)\\\\1$" at /properties/a/pattern') &&
       error.problems[0].path === "/properties/a/pattern",
   );
+});
+
+// The fallback validator has no step budget, so an untrusted schema of a draft only it would run
+// (draft-04, 2019-09) is compiled as the nearest compiled draft and so bounded the same way.
+for (const draft of ["4", "2019-09"] as const) {
+  Deno.test(`an untrusted draft ${draft} exponential schema is refused at definition or bounded per call, never run unbounded`, async () => {
+    assert.throws(() => untrustedTool(exponentialSchema(22, draft)), /references expand to more than 100000 schemas/);
+    const tools = new ToolSet().register(untrustedTool(exponentialSchema(14, draft)));
+    const { result: end, gapMs } = await largestGap(() => callOnce(tools, { list: new Array(40).fill("a") }));
+    console.log(`draft ${draft}, 14 levels: ${end.type}, largest event-loop gap ${gapMs.toFixed(1)} ms`);
+    assert.equal(end.type === "failed" && end.failure.kind, "contract");
+    assert.ok(gapMs < MAX_GAP_MS, `the event loop was blocked for ${gapMs} ms`);
+  });
+}
+
+Deno.test("an untrusted draft-04 schema's boolean exclusiveMaximum and exclusiveMinimum keep their draft-04 meaning", async () => {
+  const tools = new ToolSet().register(untrustedTool({
+    $schema: "http://json-schema.org/draft-04/schema#",
+    type: "object",
+    properties: {
+      below: { type: "number", maximum: 5, exclusiveMaximum: true },
+      upTo: { type: "number", maximum: 5, exclusiveMaximum: false },
+      above: { type: "number", minimum: 1, exclusiveMinimum: true },
+    },
+  }));
+  const kindOf = async (args: unknown) => {
+    const end = await callOnce(tools, args);
+    return end.type === "failed" ? end.failure.kind : end.type;
+  };
+  assert.equal(await kindOf({ below: 4.9, upTo: 5, above: 1.1 }), "output");
+  assert.equal(await kindOf({ below: 5 }), "invalid_input");
+  assert.equal(await kindOf({ above: 1 }), "invalid_input");
+});
+
+Deno.test("an untrusted schema is refused, naming the keyword, where the draft it is compiled as reads it differently", () => {
+  const refusals: [JsonSchema, RegExp][] = [
+    [
+      { $schema: "http://json-schema.org/draft-04/schema#", type: "object", properties: { a: { const: 1 } } },
+      /^Cannot compile the inputSchema as draft 7, which untrusted schemas of draft 4 are compiled as: "const" at \/properties\/a means something else there$/,
+    ],
+    [
+      {
+        $schema: "https://json-schema.org/draft/2019-09/schema",
+        type: "object",
+        properties: { a: { items: [{ type: "string" }] } },
+      },
+      /^Cannot compile the inputSchema as draft 2020-12, which untrusted schemas of draft 2019-09 are compiled as: "items" at \/properties\/a means something else there$/,
+    ],
+    [
+      {
+        $schema: "https://json-schema.org/draft/2019-09/schema",
+        $recursiveAnchor: true,
+        type: "object",
+        additionalProperties: { $recursiveRef: "#" },
+      },
+      /: "\$recursiveAnchor" at the root means something else there$/,
+    ],
+  ];
+  for (const [schema, message] of refusals) {
+    assert.throws(
+      () => untrustedTool(schema),
+      (error) => error instanceof InvalidSpecError && message.test(error.message),
+    );
+  }
+});
+
+Deno.test("an untrusted schema that only the fallback validator could run is refused; a trusted one still runs there", () => {
+  const recursive: JsonSchema = {
+    $recursiveAnchor: true,
+    type: "object",
+    additionalProperties: { $recursiveRef: "#" },
+  };
+  assert.throws(
+    () => untrustedTool(recursive),
+    /Cannot compile the inputSchema as it would need the fallback validator \(.*\), which has no step budget: untrusted schemas run only on the compiled validator$/,
+  );
+  const trusted = compileSchema({
+    $schema: "http://json-schema.org/draft-04/schema#",
+    maximum: 5,
+    exclusiveMaximum: true,
+  });
+  assert.equal(trusted.engine, "fallback");
+  assert.equal(trusted.validate(5).ok, false);
+  assert.equal(trusted.validate(4).ok, true);
 });

@@ -1,0 +1,74 @@
+// An untrusted schema never runs on the fallback validator, which has no step
+// budget. A draft-04 or 2019-09 one is compiled as the nearest draft the
+// compiled validator implements, where every keyword it uses means the same
+// there; one that uses a keyword whose meaning differs is refused, naming it.
+
+import { walkSubschemas } from "./_subschemas.ts";
+
+/** The drafts compiled as a nearer one, and the draft each is compiled as. */
+const NEAREST = {
+  "4": { as: "7", uri: "http://json-schema.org/draft-07/schema#" },
+  "2019-09": { as: "2020-12", uri: "https://json-schema.org/draft/2020-12/schema" },
+} as const;
+
+/** A draft the compiled validator does not implement but can stand in for. */
+export type NearDraft = keyof typeof NEAREST;
+
+/** A schema rewritten for the nearest compiled draft, or the keyword that keeps it from one. */
+export type NearestDraftResult =
+  | { readonly ok: true; readonly draft: "7" | "2020-12"; readonly schema: Record<string, unknown> }
+  | { readonly ok: false; readonly keyword: string; readonly path: string };
+
+// Keywords the nearer draft reads differently: draft-04 ignores what draft-06
+// and draft-07 added and sets base URIs with `id`; 2019-09 has recursive
+// references and array-form `items` where 2020-12 has dynamic ones and `prefixItems`.
+const DIFFERING: Readonly<Record<NearDraft, ReadonlySet<string>>> = {
+  "4": new Set(["id", "const", "contains", "propertyNames", "if", "then", "else"]),
+  "2019-09": new Set([
+    "$recursiveRef",
+    "$recursiveAnchor",
+    "additionalItems",
+    "prefixItems",
+    "$dynamicRef",
+    "$dynamicAnchor",
+  ]),
+};
+
+/**
+ * Rewrites a private copy of a draft-04 or 2019-09 schema so that the compiled
+ * validator reads it as its own draft does: draft-04's boolean
+ * `exclusiveMaximum` / `exclusiveMinimum` become draft-07's numbers.
+ */
+export function asNearestDraft(schema: Record<string, unknown>, draft: NearDraft): NearestDraftResult {
+  const copy = structuredClone(schema);
+  let differing: { keyword: string; path: string } | undefined;
+  walkSubschemas(copy, undefined, (node, path) => {
+    if (differing) return;
+    const keyword = Object.keys(node).find((name) =>
+      DIFFERING[draft].has(name) && !(name === "id" && typeof node.id !== "string")
+    );
+    if (keyword !== undefined || (draft === "2019-09" && Array.isArray(node.items))) {
+      differing = { keyword: keyword ?? "items", path };
+      return;
+    }
+    if (draft === "4") {
+      exclusiveAsNumber(node, "exclusiveMaximum", "maximum");
+      exclusiveAsNumber(node, "exclusiveMinimum", "minimum");
+    }
+  });
+  if (differing) return { ok: false, ...differing };
+  const nearest = NEAREST[draft];
+  copy.$schema = nearest.uri;
+  return { ok: true, draft: nearest.as, schema: copy };
+}
+
+// Draft-04 `exclusiveMaximum: true` makes `maximum` exclusive; draft-07 names the bound itself.
+function exclusiveAsNumber(node: Record<string, unknown>, exclusive: string, bound: string) {
+  if (typeof node[exclusive] !== "boolean") return;
+  if (node[exclusive] && typeof node[bound] === "number") {
+    node[exclusive] = node[bound];
+    delete node[bound];
+  } else {
+    delete node[exclusive];
+  }
+}
