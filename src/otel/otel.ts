@@ -102,37 +102,46 @@ function traceContext(span: Span): Record<string, string> | undefined {
  */
 export function toolSpans(options: ToolSpansOptions = {}): CallObserver {
   const { tracer = trace.getTracer("@salvor/tools"), includeArguments = false, toolType = defaultToolType } = options;
+  const details = (call: ObservedCall): Attributes => {
+    const attributes: Attributes = {
+      "gen_ai.tool.call.id": call.callId,
+      "gen_ai.tool.type": toolType(call),
+      // Read, never changed: the SDK copies an array attribute.
+      "salvor.tool.effects": call.effects as string[],
+    };
+    if (call.descriptor) attributes["gen_ai.tool.description"] = call.descriptor.description;
+    if (call.resumed) attributes["salvor.tool.resumed"] = true;
+    if (call.attempt !== undefined) attributes["salvor.tool.attempt"] = call.attempt;
+    if (includeArguments && call.arguments !== undefined) {
+      attributes["gen_ai.tool.call.arguments"] = typeof call.arguments === "string"
+        ? call.arguments
+        : JSON.stringify(call.arguments);
+    }
+    return attributes;
+  };
   // Keyed by the call object the observer is handed at every hook; every call
   // has exactly one terminal, which removes its entry.
   const spans = new Map<ObservedCall, Span>();
   return {
     includeArguments,
+    // A span keeps its own time.
+    timed: false,
     callStarted(call) {
-      const attributes: Attributes = {
-        "gen_ai.operation.name": "execute_tool",
-        "gen_ai.tool.name": call.name,
-        "gen_ai.tool.call.id": call.callId,
-        "gen_ai.tool.type": toolType(call),
-        // Read, never changed: the SDK copies an array attribute.
-        "salvor.tool.effects": call.effects as string[],
-      };
-      if (call.descriptor) attributes["gen_ai.tool.description"] = call.descriptor.description;
-      if (call.resumed) attributes["salvor.tool.resumed"] = true;
-      if (call.attempt !== undefined) attributes["salvor.tool.attempt"] = call.attempt;
-      if (includeArguments && call.arguments !== undefined) {
-        attributes["gen_ai.tool.call.arguments"] = typeof call.arguments === "string"
-          ? call.arguments
-          : JSON.stringify(call.arguments);
-      }
       const parent = call.parent && spans.get(call.parent);
-      // A tracer of the API makes the API's spans.
+      // What a sampler may decide on goes in at the start; the rest only into a span that records.
       const span = tracer.startSpan(
         `execute_tool ${call.name}`,
-        { kind: SpanKind.INTERNAL, attributes },
+        {
+          kind: SpanKind.INTERNAL,
+          attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": call.name },
+        },
         parent ? trace.setSpan(context.active(), parent) : undefined,
-      ) as Span;
+      ) as Span; // A tracer of the API makes the API's spans.
+      if (span.isRecording()) {
+        span.setAttributes(details(call));
+        spans.set(call, span);
+      }
       // A span that records nothing needs no end; a valid context is still forwarded (a sampled-out parent's).
-      if (span.isRecording()) spans.set(call, span);
       return traceContext(span);
     },
     progress(call, event) {

@@ -70,7 +70,7 @@ export class Watch {
       resumed,
       attempt: place.attempt,
       parent: place.parent?.call,
-      startedAt: performance.now(),
+      startedAt: observer.timed === false ? NaN : performance.now(),
       arguments: observer.includeArguments === true ? argumentsOf(source, resumed) : undefined,
     };
     let extensions: Readonly<Record<string, unknown>> | undefined;
@@ -95,11 +95,14 @@ export class Watch {
   end(event: TerminalEvent): void {
     if (this.#ended) return;
     this.#ended = true;
+    const terminal = this.#observer.terminal;
+    if (terminal === undefined) return;
     try {
-      this.#observer.terminal?.(this.call, {
+      terminal.call(this.#observer, this.call, {
         event,
         failureKind: event.type === "failed" ? event.failure.kind : undefined,
-        durationMs: performance.now() - this.call.startedAt,
+        // NaN, untimed: the clock is not read.
+        durationMs: Number.isNaN(this.call.startedAt) ? NaN : performance.now() - this.call.startedAt,
       });
     } catch {
       // As above.

@@ -35,7 +35,10 @@ export interface ObservedCall {
   readonly attempt: number | undefined;
   /** For an attempt, the call it is an attempt of; `undefined` for every other call. */
   readonly parent: ObservedCall | undefined;
-  /** When the call started, in milliseconds on the `performance.now()` clock. */
+  /**
+   * When the call started, in milliseconds on the `performance.now()` clock;
+   * `NaN` for an observer that keeps its own time (`timed: false`).
+   */
   readonly startedAt: number;
   /**
    * The arguments as the model sent them (the record's input when resuming):
@@ -51,7 +54,10 @@ export interface ObservedEnd {
   readonly event: TerminalEvent;
   /** The failure's kind when the call failed. */
   readonly failureKind: FailureKind | undefined;
-  /** How long the call took, in milliseconds, from its start to its terminal. */
+  /**
+   * How long the call took, in milliseconds, from its start to its
+   * terminal; `NaN` for an observer that keeps its own time (`timed: false`).
+   */
   readonly durationMs: number;
 }
 
@@ -79,6 +85,12 @@ export interface ObservedEnd {
 export interface CallObserver {
   /** Whether calls carry their arguments (`ObservedCall.arguments`); default false. */
   readonly includeArguments?: boolean;
+  /**
+   * Whether calls are timed (`startedAt`, `durationMs`); default true. An
+   * observer that keeps its own time, as a tracer's spans do, turns it off
+   * and spares every call two clock reads.
+   */
+  readonly timed?: boolean;
   /**
    * A call started, before anything about it is checked.
    *

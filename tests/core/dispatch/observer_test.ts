@@ -128,6 +128,13 @@ Deno.test("extensions an observer returns reach the handler, and the host's own 
   assert.deepEqual(host.type === "output" && host.result.output, { seen: "from-host" });
 });
 
+Deno.test("an observer that keeps its own time gets calls with no clock read", async () => {
+  const { observer, calls, ends } = recorder();
+  const tools = new ToolSet({ observer: { ...observer, timed: false } }).register(counter);
+  await tools.call({ id: "1", name: "count" });
+  assert.ok(Number.isNaN(calls[0].startedAt) && Number.isNaN(ends[0].durationMs));
+});
+
 Deno.test("an observer that throws fails no call", async () => {
   const boom = () => {
     throw new Error("observer broke");
