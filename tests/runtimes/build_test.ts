@@ -123,7 +123,7 @@ Deno.test("the workerd bundle, the build and its dependencies inlined, generates
 Deno.test("dist/README.md names only entrypoints dist/package.json exports", async () => {
   const manifest = JSON.parse(await built(new URL("package.json", dist)));
   const readme = await built(new URL("README.md", dist));
-  const named = new Set([...readme.matchAll(/@salvor\/tools(\/[\w/]+)?/g)].map(([, sub]) => `.${sub ?? ""}`));
+  const named = new Set([...readme.matchAll(/@salvor\/tools(\/[\w/-]+)?/g)].map(([, sub]) => `.${sub ?? ""}`));
   assert.ok(named.size > 1, [...named].join(", "));
   assert.deepEqual([...named].filter((name) => !(name in manifest.exports)), []);
 });
