@@ -1,65 +1,64 @@
 // How the demo shows what happens: readable text for a person (a live
 // progress bar on a terminal), or one JSON object a line for programs.
 
-import type { ProgressEvent, RetryDecision, SuspendedCall, TerminalEvent, ToolCall } from "../mod.ts";
+import type { BatchCallResult, BatchProgress, Plan, TerminalEvent, ToolCall } from "../mod.ts";
 
-/** One row of the tool list. */
-export interface ToolRow {
-  readonly name: string;
-  readonly effectClass: string;
-  readonly schedulerClass: string;
-  /** The tool as the provider receives it, when the projections are asked for. */
-  readonly projected?: unknown;
-}
-
-/** The tool list, and which tools came from an MCP server the host does not trust. */
+/** The tool list: each tool's classes (and projection, when asked for), and which came from the MCP server. */
 export interface ToolList {
   readonly provider: string;
-  readonly rows: readonly ToolRow[];
-  readonly untrusted: { readonly server: string; readonly tools: readonly string[] };
-}
-
-/** The run's totals. */
-export interface Summary {
-  readonly calls: number;
-  readonly outcomes: Record<string, number>;
-  readonly ms: number;
+  readonly rows: readonly { name: string; effectClass: string; schedulerClass: string; projected?: unknown }[];
+  readonly mcp: { readonly server: string; readonly trusted: boolean; readonly tools: readonly string[] };
 }
 
 /** Everything the demo reports. */
 export interface Reporter {
   tools(list: ToolList): void;
   step(title: string): void;
-  call(call: ToolCall): void;
-  progress(call: ToolCall, event: ProgressEvent): void;
-  terminal(call: ToolCall, terminal: TerminalEvent): void;
-  plan(waves: readonly (readonly string[])[], refused: readonly string[]): void;
-  retry(call: ToolCall, decision: RetryDecision): void;
-  suspended(file: string, record: SuspendedCall): void;
-  summary(summary: Summary): void;
+  /** A model's turn: the provider's message, the calls read from it, and the plan for them. */
+  turn(message: unknown, calls: readonly ToolCall[], plan: Plan<ToolCall>): void;
+  /** The runner's progress callback. */
+  readonly update: (update: BatchProgress) => void;
+  parked(file: string, bytes: number, calls: readonly string[]): void;
+  /** The messages that answer the turn's calls. */
+  results(messages: readonly unknown[]): void;
+  summary(first: readonly BatchCallResult[], ends: readonly BatchCallResult[], ms: number): void;
   error(message: string): void;
 }
 
-const encoder = new TextEncoder();
+/** The plan as call ids: its waves, and the calls it puts in none (they fail at once). */
+function planIds(plan: Plan<ToolCall>) {
+  const waves = plan.waves.map((wave) => wave.map((call) => call.id));
+  return { waves, unplanned: plan.refused.map(({ call, reason }) => ({ id: call.id, reason })) };
+}
+
+/** The run's totals: how the calls ended, and what the first run retried and parked. */
+function totals(first: readonly BatchCallResult[], ends: readonly BatchCallResult[], ms: number) {
+  const outcomes: Record<string, number> = {};
+  for (const { terminal } of ends) {
+    const kind = terminal.type === "failed" ? terminal.failure.kind : terminal.type;
+    outcomes[kind] = (outcomes[kind] ?? 0) + 1;
+  }
+  const retries = first.reduce((sum, entry) => sum + entry.attempts - 1, 0);
+  const parked = first.filter((entry) => entry.terminal.type === "suspended").length;
+  return { calls: ends.length, outcomes, retries, parked, ms };
+}
 
 function jsonReporter(): Reporter {
-  const emit = (event: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ event, ...fields }));
+  const emit = (type: string, fields: object) => console.log(JSON.stringify({ type, ...fields }));
   return {
-    tools: (list) => emit("tools", { provider: list.provider, tools: list.rows, untrusted: list.untrusted }),
+    tools: ({ provider, rows, mcp }) => emit("tools", { provider, tools: rows, mcp }),
     step: (title) => emit("step", { title }),
-    call: (call) => emit("call", { id: call.id, name: call.name, arguments: call.arguments }),
-    progress: (call, event) => emit("progress", { id: call.id, ...event }),
-    terminal: (call, terminal) => emit("terminal", { id: call.id, ...terminal }),
-    plan: (waves, refused) => emit("plan", { waves, refused }),
-    retry: (call, decision) => emit("retry", { id: call.id, decision }),
-    suspended: (file, record) => emit("suspended", { file, record }),
-    summary: (summary) => emit("summary", { ...summary }),
+    turn: (message, calls, plan) => emit("turn", { message, calls, ...planIds(plan) }),
+    update: (update) => console.log(JSON.stringify(update)),
+    parked: (file, bytes, calls) => emit("parked", { file, bytes, calls }),
+    results: (messages) => emit("results", { messages }),
+    summary: (first, ends, ms) => emit("summary", totals(first, ends, ms)),
     error: (message) => emit("error", { message }),
   };
 }
 
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+function plural(count: number, noun: string, nouns = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : nouns}`;
 }
 
 function indent(text: string, by = "    "): string {
@@ -70,8 +69,26 @@ function shorten(text: string, max = 160): string {
   return text.length > max ? `${text.slice(0, max - 3)}...` : text;
 }
 
+/** How a call ended, in a line, and for a failure the text the model reads. */
+function ending(terminal: TerminalEvent, attempts: number): string {
+  const after = attempts > 1 ? ` after ${attempts} attempts` : "";
+  if (terminal.type === "suspended") return `parked: ${terminal.suspended.reason}`;
+  if (terminal.type === "failed") {
+    const { kind, uncertain, modelText } = terminal.failure;
+    return `failed (${kind}${uncertain ? ", uncertain" : ""})${after}; the model reads:\n${indent(modelText)}`;
+  }
+  const { output, content } = terminal.result;
+  const text = output !== undefined
+    ? JSON.stringify(output)
+    : content.map((part) => part.type === "text" ? part.text : `[${part.type}]`).join(" ");
+  return `output${after} ${shorten(text)}`;
+}
+
+const encoder = new TextEncoder();
+
 function textReporter(): Reporter {
   const live = Deno.stdout.isTerminal();
+  const calls = new Map<string, ToolCall>();
   let barOpen = false;
   const endBar = () => {
     if (barOpen) Deno.stdout.writeSync(encoder.encode("\n"));
@@ -81,8 +98,24 @@ function textReporter(): Reporter {
     endBar();
     console.log(line);
   };
+  const progress = (callId: string, done: number, total: number, message = "") => {
+    if (!live) {
+      // A log gets the quarters, not every step.
+      if (total > 0 && Math.floor((done * 4) / total) > Math.floor(((done - 1) * 4) / total)) {
+        print(`   ${callId} progress ${done}/${total} ${message}`);
+      }
+      return;
+    }
+    const filled = total > 0 ? Math.round((done / total) * 30) : 0;
+    const percent = total > 0 ? `${Math.round((done / total) * 100)}%` : `${done}`;
+    const bar = `\r   ${callId} [${"#".repeat(filled)}${" ".repeat(30 - filled)}] ${
+      percent.padStart(4)
+    } ${message}\x1b[K`;
+    Deno.stdout.writeSync(encoder.encode(bar));
+    barOpen = true;
+  };
   return {
-    tools({ provider, rows, untrusted }) {
+    tools({ provider, rows, mcp }) {
       const projected = rows.filter((row) => row.projected !== undefined);
       if (projected.length > 0) {
         print(`Tools as a model receives them (${provider} format):`);
@@ -91,82 +124,51 @@ function textReporter(): Reporter {
       }
       print(`${plural(rows.length, "tool")}, and how the runtime classifies them:`);
       const width = Math.max(...rows.map((row) => row.name.length));
-      for (const row of rows) {
-        print(
-          `  ${row.name.padEnd(width)}  effect class ${row.effectClass.padEnd(10)}  scheduler ${row.schedulerClass}`,
-        );
+      for (const { name, effectClass, schedulerClass } of rows) {
+        print(`  ${name.padEnd(width)}  effect class ${effectClass.padEnd(10)}  scheduler ${schedulerClass}`);
       }
-      if (untrusted.tools.length > 0) {
-        print(
-          `  ${
-            untrusted.tools.join(" and ")
-          } come from MCP server "${untrusted.server}", which the host does not trust:` +
-            "\n  their effects fail closed (write, serial, never retried) until the host passes trusted: true or overrides.",
-        );
-      }
+      const from = `  ${mcp.tools.join(" and ")} come from MCP server "${mcp.server}", which`;
+      print(
+        mcp.trusted
+          ? `${from} ships with the demo: the host trusts its read-only\n  annotations. ` +
+            "(A server given with --mcp is not trusted: its tools fail closed, as serial writes that need approval.)"
+          : `${from} the host does not trust:\n  their effects fail closed (write, serial), so each call needs approval.`,
+      );
       if (projected.length === 0) print(`  (--show-projections prints them as ${provider} receives them)`);
     },
     step: (title) => print(`\n== ${title}`),
-    call: (call) =>
-      print(
-        `-> ${call.id} ${call.name} ${
-          shorten(typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments ?? {}))
-        }`,
-      ),
-    progress(call, event) {
-      const done = event.progress ?? 0;
-      const total = event.total ?? 0;
-      if (!live) {
-        // A log gets the quarters, not every step.
-        const quarter = total > 0 ? Math.floor((done * 4) / total) : 0;
-        if (total > 0 && quarter > Math.floor(((done - 1) * 4) / total)) {
-          print(`   ${call.id} progress ${done}/${total}${event.message ? ` ${event.message}` : ""}`);
-        }
-        return;
-      }
-      const width = 30;
-      const filled = total > 0 ? Math.round((done / total) * width) : 0;
-      const percent = total > 0 ? `${Math.round((done / total) * 100)}%` : `${done}`;
-      const bar = `\r   [${"#".repeat(filled)}${" ".repeat(width - filled)}] ${percent.padStart(4)} ${
-        event.message ?? ""
-      }`;
-      Deno.stdout.writeSync(encoder.encode(bar + "\x1b[K"));
-      barOpen = true;
+    turn(message, turnCalls, plan) {
+      for (const call of turnCalls) calls.set(call.id, call);
+      const { waves, unplanned } = planIds(plan);
+      print(`   ${shorten(JSON.stringify(message))}`);
+      print(`   plan: ${waves.map((wave) => `[${wave.join(", ")}]`).join(" then ")}`);
+      for (const { id, reason } of unplanned) print(`   ${id} is in no wave (${reason}): it fails at once`);
     },
-    terminal(call, terminal) {
-      if (terminal.type === "output") {
-        const shown = terminal.result.output !== undefined
-          ? JSON.stringify(terminal.result.output)
-          : terminal.result.content.map((part) => part.type === "text" ? part.text : `[${part.type}]`).join(" ");
-        print(`<- ${call.id} output ${shorten(shown)}`);
-      } else if (terminal.type === "suspended") {
-        print(`<- ${call.id} suspended: ${terminal.suspended.reason}`);
-      } else {
-        const { kind, uncertain, modelText } = terminal.failure;
-        print(`<- ${call.id} failed (${kind}${uncertain ? ", uncertain" : ""}); the model reads:`);
-        print(indent(modelText));
+    update(update) {
+      const { callId } = update;
+      if (update.type === "started" && update.attempt === 1) {
+        const { name, arguments: args } = calls.get(callId)!;
+        print(`-> ${callId} ${name} ${shorten(typeof args === "string" ? args : JSON.stringify(args ?? {}))}`);
+      } else if (update.type === "progress") {
+        progress(callId, update.event.progress ?? 0, update.event.total ?? 0, update.event.message);
+      } else if (update.type === "retrying") {
+        print(`   ${callId} attempt ${update.attempt} failed (${update.failure.kind}): retry in ${update.delayMs} ms`);
+      } else if (update.type === "finished") {
+        print(`<- ${callId} ${ending(update.terminal, update.attempts)}`);
       }
     },
-    plan(waves, refused) {
-      print(`   waves: ${waves.map((wave) => `[${wave.join(", ")}]`).join(" then ")}`);
-      if (refused.length > 0) print(`   refused: ${refused.join(", ")}`);
+    parked(file, bytes, parked) {
+      const wait = parked.length === 1 ? "waits" : "wait";
+      print(`   ${parked.join(", ")} ${wait} for a person; the turn's record, sealed, is in ${file} (${bytes} bytes)`);
     },
-    retry(call, decision) {
-      print(
-        decision.retry
-          ? `   retry ${call.id}: yes, after ${decision.delayMs} ms${
-            decision.sameIdempotencyKey ? " with the same idempotency key" : ""
-          }`
-          : `   retry ${call.id}: no, ${decision.reason}`,
-      );
+    results(messages) {
+      for (const message of messages) print(`   ${shorten(JSON.stringify(message))}`);
     },
-    suspended(file, record) {
-      print(`   the parked call is in ${file} (${JSON.stringify(record).length} bytes of JSON)`);
-      print(`   resume it in a new process: deno task demo --resume ${file} --approve`);
-    },
-    summary({ calls, outcomes, ms }) {
+    summary(first, ends, ms) {
+      const { calls, outcomes, retries, parked } = totals(first, ends, ms);
       const kinds = Object.entries(outcomes).map(([kind, count]) => `${count} ${kind}`).join(", ");
-      print(`\nSummary: ${plural(calls, "call")} in ${ms} ms: ${kinds}.`);
+      const rest = `${plural(retries, "retry", "retries")}, ${parked} parked and resumed`;
+      print(`\nSummary: ${plural(calls, "call")} in ${ms} ms: ${kinds}; ${rest}.`);
     },
     error(message) {
       endBar();

@@ -2,7 +2,7 @@
 // in-memory file system, a long indexing job that reports progress, and a
 // web search whose upstream is too slow.
 
-import { defineTool, HandlerError, suspend } from "../mod.ts";
+import { defineTool, HandlerError } from "../mod.ts";
 import * as v from "valibot";
 
 /** Files the demo's tools read and write; nothing touches the real disk. */
@@ -62,23 +62,16 @@ export function demoTools(files: Map<string, string>) {
     },
   });
 
+  // No approval here: the host's gate asks a person about every fs.write.
   const writeFile = defineTool({
     name: "write_file",
-    description: "Write a UTF-8 text file. A person approves every write first.",
+    description: "Write a UTF-8 text file.",
     inputSchema: v.strictObject({ path: v.pipe(v.string(), v.minLength(1)), text: v.string() }),
-    outputSchema: v.object({ written: v.boolean(), bytes: v.number() }),
+    outputSchema: v.object({ bytes: v.number() }),
     effects: ["fs.write"],
-    run({ path, text }, ctx) {
-      if (ctx.resume === undefined) {
-        return suspend({
-          reason: `Write ${text.length} characters to ${path}?`,
-          resumeSchema: v.object({ approved: v.boolean() }),
-          payload: { path, before: files.get(path) ?? null, after: text },
-        });
-      }
-      if (!(ctx.resume as { approved: boolean }).approved) return { written: false, bytes: 0 };
+    run({ path, text }) {
       files.set(path, text);
-      return { written: true, bytes: new TextEncoder().encode(text).length };
+      return { bytes: new TextEncoder().encode(text).length };
     },
   });
 

@@ -6,10 +6,11 @@
 //   workerd serve examples/worker/workerd.capnp
 //
 // The handler is built once per isolate; each request stands alone
-// (2026-07-28 is stateless), so any isolate may answer any request. Without
-// a seal, write_file's approval is answered as a tool error saying the call
-// needs approval; a deployment that wants it asked gives the set and the
-// handler the same seal, its secret a Worker secret shared by every isolate.
+// (2026-07-28 is stateless), so any isolate may answer any request. Here
+// write_file changes only the isolate's in-memory notes, without asking; a
+// deployment that wants writes approved makes the set with
+// { approve: approvalByEffects(), seal } and gives the handler the same seal,
+// its secret a Worker secret shared by every isolate.
 
 import { ToolSet } from "../../mod.ts";
 import { createMcpFetchHandler } from "../../mcp_server.ts";

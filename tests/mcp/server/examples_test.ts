@@ -29,4 +29,7 @@ Deno.test("examples/serve_stdio.ts serves the demo's tools over stdio", async ()
   assert.deepEqual(sum.type === "output" && sum.result.output, { value: 42 });
   const missing = await tools.call({ id: "2", name: "demo__read_file", arguments: { path: "nope.md" } });
   assert.match(missing.type === "failed" ? missing.failure.modelText : "", /No file at "nope.md"/);
+  // The server's approval gate parks every write until a person answers.
+  const write = await tools.call({ id: "3", name: "demo__write_file", arguments: { path: "a.md", text: "hi" } });
+  assert.equal(write.type, "suspended");
 });
