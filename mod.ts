@@ -86,6 +86,7 @@ export {
   ASK_BY_DEFAULT,
 } from "./src/core/dispatch/approval.ts";
 export type { ToolContext } from "./src/core/contract/dyn.ts";
+export type { CallObserver, ObservedCall, ObservedEnd } from "./src/core/dispatch/observer.ts";
 export type { BatchEntry, BatchRecord } from "./src/core/contract/batch_record.ts";
 
 // What a call ends in.

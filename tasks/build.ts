@@ -8,8 +8,9 @@
 //   reached it: an MCP server's tools register in the root's ToolSet, and
 //   `instanceof` and the nominal ValidatedInvocation hold across entrypoints;
 // - dist/package.json: one `exports` entry a deno.json export, with its
-//   types; the MCP SDK's packages are optional peer dependencies (so a core
-//   user never installs them, and an MCP user shares one copy), every other
+//   types; the MCP SDK's packages and the OpenTelemetry API are optional
+//   peer dependencies (so a core user never installs them, and an MCP or
+//   OpenTelemetry user shares one copy), every other
 //   npm package an entrypoint imports is a dependency, each at the version
 //   deno.json's import map pins;
 // - README.md and LICENSE.
@@ -263,7 +264,8 @@ await Deno.mkdir(dist, { recursive: true });
 
 const graph = emitModules(entrypoints.map(({ source }) => source));
 const reached = new Set(entrypoints.flatMap(({ module }) => [...packagesReached(graph, module)]));
-const isPeer = (name: string) => name.startsWith("@modelcontextprotocol/");
+// The MCP SDK and the OpenTelemetry API are the user's own copies, shared with their code: optional peers.
+const isPeer = (name: string) => name.startsWith("@modelcontextprotocol/") || name === "@opentelemetry/api";
 const corePackages = new Set([...reached].filter((name) => !isPeer(name)));
 const peerPackages = new Set([...reached].filter(isPeer));
 const dependencies = Object.fromEntries([...corePackages].sort().map((name) => [name, npmVersion(name)]));

@@ -38,9 +38,14 @@ const steps: readonly Step[] = [
       "dyn.ts",
       "providers.ts",
       "testing.ts",
+      "otel.ts",
+      "ai_sdk.ts",
+      "openai_agents.ts",
       "src/core/",
       "src/providers/",
       "src/testing/",
+      "src/otel/",
+      "src/bridges/",
       "README.md",
     ],
   },
@@ -76,6 +81,9 @@ const steps: readonly Step[] = [
   },
   // Real MCP servers (spawned and over loopback HTTP) and the MCP conformance suite.
   { name: "MCP tests", args: ["test", DEV_LOCK, "--allow-all", "tests/mcp/"] },
+  // Each framework bridge driven by the real framework and its scripted model; OpenTelemetry spans through the
+  // real SDK's in-memory exporter (an MCP fixture server is spawned to see the trace context in _meta).
+  { name: "bridge tests", args: ["test", DEV_LOCK, "--allow-all", "tests/bridges/", "tests/otel/"] },
   // The demo, run end to end as a user runs it (it spawns an MCP server and writes a file).
   { name: "demo tests", args: ["test", DEV_LOCK, "--allow-all", "tests/examples/"] },
   { name: "doc lint", args: ["doc", "--lint", ...entrypoints] },

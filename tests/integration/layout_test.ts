@@ -17,6 +17,14 @@ interface Rule {
   readonly packages: readonly RegExp[];
 }
 
+/** Each framework bridge in src/bridges/ and the packages of its own framework, the only ones it may import. */
+const BRIDGES: Readonly<Record<string, readonly RegExp[]>> = {
+  "ai_sdk.ts": [/^ai$/, /^@ai-sdk\//],
+  "openai_agents.ts": [/^@openai\/agents/],
+  "langchain.ts": [/^@langchain\//],
+  "mastra.ts": [/^@mastra\//],
+};
+
 const CORE_PACKAGES = [/^valibot$/, /^@valibot\/to-json-schema$/, /^@cfworker\/json-schema$/];
 
 function ruleFor(file: string): Rule {
@@ -42,6 +50,17 @@ function ruleFor(file: string): Rule {
     return {
       folders: [`mcp/${layer}`, "providers", ...CORE_LAYERS.map((name) => `core/${name}`)],
       packages: [/^@modelcontextprotocol\//, ...(file.endsWith("_stdio_transport.ts") ? [/^node:/] : [])],
+    };
+  }
+  if (folder === "otel") {
+    return { folders: ["otel", ...CORE_LAYERS.map((name) => `core/${name}`)], packages: [/^@opentelemetry\/api$/] };
+  }
+  if (folder === "bridges") {
+    // The shared files (options, errors, parked outputs) import no package; a bridge, its own framework's alone.
+    // The provider projections are the shapes a framework's model is shown; MCP is never a bridge's business.
+    return {
+      folders: ["bridges", "providers", ...CORE_LAYERS.map((name) => `core/${name}`)],
+      packages: BRIDGES[file.slice("src/bridges/".length)] ?? [],
     };
   }
   throw new Error(`Cannot check ${file} as src/${folder}/ has no rule: add one to this test and a README`);
@@ -87,6 +106,20 @@ Deno.test("each folder of src/ imports only the folders and packages its README 
     }
   }
   assert.deepEqual(broken, []);
+});
+
+Deno.test("no bridge imports another bridge", () => {
+  const crossed: string[] = [];
+  for (const [file, specifiers] of graph) {
+    if (!file.startsWith("src/bridges/")) continue;
+    for (const specifier of specifiers) {
+      const target = specifier.startsWith(".") ? resolve(file, specifier) : "";
+      const name = target.slice("src/bridges/".length);
+      if (target.startsWith("src/bridges/") && name in BRIDGES && target !== file) crossed.push(`${file} -> ${target}`);
+    }
+  }
+  assert.deepEqual(crossed, []);
+  assert.ok(graph.has("src/bridges/ai_sdk.ts") && graph.has("src/bridges/openai_agents.ts"), "the bridges are seen");
 });
 
 Deno.test("no files of src/ import each other in a circle", () => {

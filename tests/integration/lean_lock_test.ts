@@ -19,6 +19,7 @@ Deno.test("no test-only package is in deno.json's import map", () => {
   const mapped = Object.values(readJson("deno.json").imports as Record<string, string>);
   const testOnly: string[] = [
     "tests/dev_deps.ts",
+    "tests/framework_deps.ts",
     "tests/mcp/_sdk_v1_client.ts",
     "tests/mcp/fixtures/_sdk_v1_server.ts",
   ]

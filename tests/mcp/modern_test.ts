@@ -141,7 +141,7 @@ Deno.test("over Streamable HTTP a 2026-07-28 server answers statelessly and rece
   });
   assert.equal(done.type, "output");
   const meta = done.type === "output" ? (done.result.details as { meta?: Record<string, unknown> }).meta : undefined;
-  assert.equal(meta?.seenTraceparent, traceparent);
+  assert.equal((meta?.seenMeta as Record<string, unknown> | undefined)?.traceparent, traceparent);
 });
 
 Deno.test("no child process of this test file survives it", async () => {

@@ -3,7 +3,9 @@
  * and installed with `npm install` into a scratch project,
  * `.tools/npm-consumer/`, beside the packages a user adds next to it:
  * TypeScript (the version `tasks/_typescript.ts` pins), valibot and the MCP
- * SDK peers, client and server (the versions deno.json's import map pins). The project is kept:
+ * SDK peers, client and server, and the OpenTelemetry API (the versions
+ * deno.json's import map pins), and the frameworks the bridges serve with
+ * the OpenTelemetry SDK (the versions the tests pin). The project is kept:
  * while the packed tarball is unchanged, the install is reused, and a new
  * tarball replaces only the package itself. Needs Node.js and npm alone.
  *
@@ -22,6 +24,19 @@ export const consumer: URL = new URL(".tools/npm-consumer/", root);
 
 /** How long packing and installing may take: a fresh machine downloads about 20 MB. */
 const INSTALL_DEADLINE_MS = 300_000;
+
+/**
+ * The version the tests pin a test-only package at, in tests/dev_deps.ts or
+ * tests/framework_deps.ts: `npm:ai@7.0.173` → `7.0.173`.
+ */
+function testPin(name: string): string {
+  for (const file of ["tests/dev_deps.ts", "tests/framework_deps.ts"]) {
+    const text = Deno.readTextFileSync(new URL(file, root));
+    const version = text.match(new RegExp(`"npm:${name.replace(/[/.]/g, "\\$&")}@([^/"]+)`))?.[1];
+    if (version !== undefined) return version;
+  }
+  throw new Error(`Cannot pin "${name}" for the npm consumer as no test pins it: current pins are in tests/*_deps.ts`);
+}
 
 /** The path of a file URL. */
 export function path(url: URL): string {
@@ -80,6 +95,12 @@ export async function installPackage(): Promise<boolean> {
           // The SDK's v2 client names Node's Buffer in its declarations: a project checking them needs Node's types.
           "@types/node": "20.19.43",
           "valibot": npmVersion("valibot"),
+          // The peers of the bridges and of ./otel, at the versions the bridge tests pin, for a bridge step in Node.js.
+          "@opentelemetry/api": npmVersion("@opentelemetry/api"),
+          "@opentelemetry/sdk-trace-base": testPin("@opentelemetry/sdk-trace-base"),
+          "ai": testPin("ai"),
+          "@openai/agents-core": testPin("@openai/agents-core"),
+          "zod": testPin("zod"),
         },
       },
       null,

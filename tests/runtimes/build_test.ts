@@ -72,7 +72,7 @@ Deno.test("dist/package.json exports every entrypoint deno.json lists, each an E
   }
 });
 
-Deno.test("dist/package.json depends on the core's npm packages and takes the MCP SDKs as optional peers", async () => {
+Deno.test("dist/package.json depends on the core's npm packages and takes the MCP SDKs and OpenTelemetry API as optional peers", async () => {
   const manifest = JSON.parse(await built(new URL("package.json", dist)));
   const pinned = (name: string) => config.imports[name].slice(`npm:${name}@`.length);
   assert.deepEqual(manifest.dependencies, {
@@ -84,10 +84,12 @@ Deno.test("dist/package.json depends on the core's npm packages and takes the MC
   assert.deepEqual(manifest.peerDependencies, {
     "@modelcontextprotocol/client": `^${pinned("@modelcontextprotocol/client")}`,
     "@modelcontextprotocol/server": `^${pinned("@modelcontextprotocol/server")}`,
+    "@opentelemetry/api": `^${pinned("@opentelemetry/api")}`,
   });
   assert.deepEqual(manifest.peerDependenciesMeta, {
     "@modelcontextprotocol/client": { optional: true },
     "@modelcontextprotocol/server": { optional: true },
+    "@opentelemetry/api": { optional: true },
   });
 });
 
@@ -121,7 +123,7 @@ Deno.test("the workerd bundle, the build and its dependencies inlined, generates
 Deno.test("dist/README.md names only entrypoints dist/package.json exports", async () => {
   const manifest = JSON.parse(await built(new URL("package.json", dist)));
   const readme = await built(new URL("README.md", dist));
-  const named = new Set([...readme.matchAll(/@salvor\/tools(\/[\w/]+)?/g)].map(([, sub]) => `.${sub ?? ""}`));
+  const named = new Set([...readme.matchAll(/@salvor\/tools(\/[\w/-]+)?/g)].map(([, sub]) => `.${sub ?? ""}`));
   assert.ok(named.size > 1, [...named].join(", "));
   assert.deepEqual([...named].filter((name) => !(name in manifest.exports)), []);
 });

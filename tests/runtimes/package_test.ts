@@ -1,6 +1,7 @@
 // The npm package as a Node.js user installs it (tests/runtimes/_npm_consumer.ts):
 // its declarations type a consumer of every entrypoint under tsc, Node.js
-// runs a call through every entrypoint, and the root entrypoint loads
+// runs a call through every entrypoint and a step of each bridge with its
+// real framework, and the root entrypoint loads
 // neither a `node:` module nor the MCP SDK.
 
 import assert from "node:assert/strict";
@@ -11,7 +12,7 @@ const fixtures = new URL("fixtures/", import.meta.url);
 console.log(
   `package: ${await installPackage() ? "installed" : "reused the install of"} the packed dist/ in ${path(consumer)}`,
 );
-for (const file of ["consumer.ts", "npm_smoke.mjs", "load_log.mjs"]) {
+for (const file of ["consumer.ts", "npm_smoke.mjs", "load_log.mjs", "bridge_step.mjs"]) {
   await Deno.copyFile(new URL(file, fixtures), new URL(file, consumer));
 }
 
@@ -62,6 +63,36 @@ Deno.test("Node.js runs a call through every entrypoint, all registered in one r
     sameClass: { connection: true, instance: true },
     registered: ["echo", "fake_read", "notes__ask", "read_file", "weather__ask"],
   });
+});
+
+Deno.test("Node.js runs a step of each bridge with the real framework and its mock model, traced by ./otel", async () => {
+  const { code, stdout, stderr } = await node(["bridge_step.mjs"]);
+  assert.equal(code, 0, stderr);
+  const { aiSdk, agents, spans } = JSON.parse(stdout);
+  assert.deepEqual(aiSdk.seen, [
+    ["c1", "json"],
+    ["c2", "json"],
+    ["c3", "error-text"],
+    ["c4", "error-text"],
+    ["c5", "json"],
+  ]);
+  assert.deepEqual(aiSdk.invalidKinds, ["invalid_input", "invalid_input"]);
+  assert.equal(aiSdk.ranBeforeApproval, 0);
+  assert.deepEqual(aiSdk.ran, { add: 1, lookup: 1, remove: 1 }, "no handler ran on invalid input");
+  assert.equal(aiSdk.text, "done");
+  assert.deepEqual(agents.failures, ["invalid_input", "invalid_input"]);
+  assert.deepEqual([agents.interrupted, agents.ranBeforeApproval], [1, 0]);
+  assert.deepEqual(agents.ran, { add: 1, lookup: 1, remove: 1 });
+  assert.equal(agents.finalOutput, "done");
+  // The AI SDK step's calls as spans: the parked delete, then its resumption.
+  assert.deepEqual(spans, [
+    ["execute_tool add", null],
+    ["execute_tool lookup", null],
+    ["execute_tool add", "invalid_input"],
+    ["execute_tool lookup", "invalid_input"],
+    ["execute_tool remove", null],
+    ["execute_tool remove", null],
+  ]);
 });
 
 Deno.test("importing the root entrypoint in Node.js loads ES modules of the core's packages alone: no node:, no MCP SDK", async () => {

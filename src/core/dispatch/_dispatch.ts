@@ -48,6 +48,8 @@ import { readVerdict } from "./_verdict.ts";
 import { CallContext } from "./_tool_context.ts";
 import { describeThrown, thrownField } from "../common/_describe_thrown.ts";
 import { showValue } from "../common/_show_value.ts";
+import type { CallObserver } from "./observer.ts";
+import { Watch, type WatchPlace } from "./_watch.ts";
 
 /** A registered tool, with what dispatch needs resolved once at registration. */
 export interface Entry {
@@ -266,15 +268,31 @@ const SEALED_RECORD: Diagnostic = {
 /** Where the progress of a call nobody listens to goes: one function for all, not a closure each. */
 const IGNORE_PROGRESS = (_event: ProgressEvent): void => {};
 
-/** Waits for a call's terminal, then releases its control. Never rejects. */
-async function released(ran: Promise<TerminalEvent>, control: CallControl | undefined): Promise<TerminalEvent> {
+/** Waits for a call's terminal, then releases its control and tells the observer. Never rejects. */
+async function released(
+  ran: Promise<TerminalEvent>,
+  control: CallControl | undefined,
+  watch: Watch | undefined,
+): Promise<TerminalEvent> {
+  let terminal: TerminalEvent;
   try {
-    return await ran;
+    terminal = await ran;
   } catch (error) {
-    return unexpected(error);
+    terminal = unexpected(error);
   } finally {
     control?.dispose();
   }
+  watch?.end(terminal);
+  return terminal;
+}
+
+/** An admitted call with the extensions its observer added, under the host's own. */
+function observed(job: Dispatch, watch: Watch): Dispatch {
+  const added = watch.extensions;
+  if (added === undefined) return job;
+  const own = job.options.extensions;
+  const extensions = own === undefined ? added : Object.freeze({ ...added, ...own });
+  return { ...job, options: { ...job.options, extensions } };
 }
 
 const DISPATCHERS = new WeakMap<object, Dispatcher>();
@@ -298,19 +316,26 @@ export class Dispatcher {
   readonly #approve: ApprovalGate | undefined;
   readonly #limits: JsonLimits;
   readonly #seal: { readonly sealer: RecordSeal; readonly nonces: NonceStore } | undefined;
+  readonly #observer: CallObserver | undefined;
 
   /**
    * @param entries The set's tools by name, read at each call.
-   * @param settings The set's default approval gate, its limits on values and its seal.
+   * @param settings The set's default approval gate, its limits on values, its seal and its observer.
    * @throws {TypeError} When the seal's options are refused (see `RecordSeal`).
    */
   constructor(
     entries: ReadonlyMap<string, Entry>,
-    settings: { readonly approve?: ApprovalGate; readonly limits?: JsonLimits; readonly seal?: SealOptions },
+    settings: {
+      readonly approve?: ApprovalGate;
+      readonly limits?: JsonLimits;
+      readonly seal?: SealOptions;
+      readonly observer?: CallObserver;
+    },
   ) {
     this.#entries = entries;
     this.#approve = settings.approve;
     this.#limits = settings.limits ?? DEFAULT_LIMITS;
+    this.#observer = settings.observer;
     const seal = settings.seal;
     if (seal !== undefined) {
       // The sealer only checks; dispatch uses up the nonce itself, once every other check has passed.
@@ -319,6 +344,19 @@ export class Dispatcher {
         nonces: seal.nonces ?? new MemoryNonceStore(),
       };
     }
+  }
+
+  /** Whether the set has an observer: without one, nothing is made to observe a call. */
+  get observed(): boolean {
+    return this.#observer !== undefined;
+  }
+
+  /**
+   * Starts observing a call (a model's call, or a parked call's record when
+   * resuming) when the set has an observer; without one, costs nothing.
+   */
+  watch(source: unknown, place: WatchPlace): Watch | undefined {
+    return this.#observer === undefined ? undefined : new Watch(this.#observer, this.#entries, source, place);
   }
 
   /** A batch record as the set keeps records: sealed as a whole when it has a seal, plain otherwise. */
@@ -503,22 +541,27 @@ export class Dispatcher {
     };
   }
 
-  /** Admits a call and runs it to its terminal, handing progress to `onProgress`. Never throws or rejects. */
-  settle(admit: () => Admitted | Promise<Admitted>): Promise<TerminalEvent> {
+  /**
+   * Admits a call and runs it to its terminal, handing progress to
+   * `onProgress` and telling the call's observer. Never throws or rejects.
+   */
+  settle(admit: () => Admitted | Promise<Admitted>, watch?: Watch): Promise<TerminalEvent> {
     const admitted = admitSafely(admit);
-    if (admitted instanceof Promise) return admitted.then((ready) => this.settle(() => ready));
-    if ("type" in admitted) return Promise.resolve(admitted);
+    if (admitted instanceof Promise) return admitted.then((ready) => this.settle(() => ready, watch));
+    if ("type" in admitted) {
+      watch?.end(admitted);
+      return Promise.resolve(admitted);
+    }
     const onProgress = admitted.options.onProgress;
-    return this.#drive(
-      admitted,
-      onProgress === undefined ? IGNORE_PROGRESS : (event) => {
-        try {
-          onProgress(event);
-        } catch {
-          // A failing progress callback must not fail the call.
-        }
-      },
-    );
+    if (watch === undefined && onProgress === undefined) return this.#drive(admitted, IGNORE_PROGRESS, watch);
+    return this.#drive(watch === undefined ? admitted : observed(admitted, watch), (event) => {
+      watch?.progress(event);
+      try {
+        onProgress?.(event);
+      } catch {
+        // A failing progress callback must not fail the call.
+      }
+    }, watch);
   }
 
   /**
@@ -526,17 +569,26 @@ export class Dispatcher {
    * A slow reader gets the latest progress, not every report (see
    * `EventQueue`). A caller that stops reading cancels the call.
    */
-  async *events(admit: () => Admitted | Promise<Admitted>): AsyncGenerator<ToolEvent, void, undefined> {
+  async *events(admit: () => Admitted | Promise<Admitted>, watch?: Watch): AsyncGenerator<ToolEvent, void, undefined> {
     const admitted = await admitSafely(admit);
     if ("type" in admitted) {
+      watch?.end(admitted);
       yield admitted;
       return;
     }
     const queue = new EventQueue();
     let control: CallControl | undefined;
-    this.#drive(admitted, (event) => queue.progress(event), (made) => control = made).then((terminal) =>
-      queue.finish(terminal)
-    );
+    // The observer hears of each event as it happens, not as the reader reads it.
+    const job = watch === undefined ? admitted : observed(admitted, watch);
+    this.#drive(
+      job,
+      (event) => {
+        watch?.progress(event);
+        queue.progress(event);
+      },
+      watch,
+      (made) => control = made,
+    ).then((terminal) => queue.finish(terminal));
     try {
       while (true) {
         let event: ToolEvent | undefined;
@@ -561,6 +613,7 @@ export class Dispatcher {
   #drive(
     job: Dispatch,
     emit: (event: ProgressEvent) => void,
+    watch: Watch | undefined,
     onControl?: (control: CallControl) => void,
   ): Promise<TerminalEvent> {
     let control: CallControl | undefined;
@@ -575,8 +628,9 @@ export class Dispatcher {
     } catch (error) {
       ran = unexpected(error);
     }
-    if (ran instanceof Promise) return released(ran, control);
+    if (ran instanceof Promise) return released(ran, control, watch);
     control?.dispose();
+    watch?.end(ran);
     return Promise.resolve(ran);
   }
 

@@ -20,6 +20,7 @@ import { PARALLEL, wavesOf } from "./_waves.ts";
 import { batchRecordOf, readBatchRecord } from "./_batch_record.ts";
 import { dispatcherOf } from "./_dispatch.ts";
 import { NO_OPTIONS } from "./_call_options.ts";
+import { CALL, type Watch } from "./_watch.ts";
 import type { BatchEntry, BatchRecord } from "../contract/batch_record.ts";
 
 /** One call's end in a {@linkcode BatchResult}. */
@@ -115,7 +116,9 @@ interface Job {
   readonly retry: RetryPolicy | undefined;
   /** A terminal the call ends in without running. */
   readonly refused?: TerminalEvent;
-  attempt(options: CallOptions): Promise<TerminalEvent>;
+  attempt(options: CallOptions, attempt: number): Promise<TerminalEvent>;
+  /** Hears the call's last terminal, when its attempts are observed. */
+  ended?(terminal: TerminalEvent): void;
 }
 
 /** What every job of one batch shares: its stop signal, its deadline, its settings. */
@@ -198,6 +201,7 @@ function callOptions(run: Run, job: Job): CallOptions {
 }
 
 function ended(run: Run, job: Job, terminal: TerminalEvent, attempts: number): BatchCallResult {
+  job.ended?.(terminal);
   const { index, callId } = job;
   if (run.options.onProgress) report(run, { type: "finished", index, callId, terminal, attempts });
   return { callId, tool: job.tool, terminal, attempts };
@@ -212,7 +216,7 @@ function attemptOnce(run: Run, job: Job, options: CallOptions, attempt: number):
   if (timeoutMs === "over") return undefined;
   const { index, callId } = job;
   if (run.options.onProgress) report(run, { type: "started", index, callId, attempt });
-  return job.attempt(timeoutMs === undefined ? options : { ...options, timeoutMs });
+  return job.attempt(timeoutMs === undefined ? options : { ...options, timeoutMs }, attempt);
 }
 
 /** Runs one call to its terminal. Most calls end on their first attempt, without an await. */
@@ -304,6 +308,28 @@ async function runJobs(jobs: readonly Job[], options: BatchOptions): Promise<Bat
   return results;
 }
 
+/**
+ * How a call's attempts are made. When the set has an observer and the call
+ * may be retried, the observer hears of the call once and of each attempt
+ * under it (how a tracer shows a retried call as one span with a span per
+ * attempt); otherwise each attempt is a plain `ToolSet.call`.
+ */
+function attemptsOf(toolset: ToolSet, call: ToolCall, retried: boolean): Pick<Job, "attempt" | "ended"> {
+  const dispatcher = dispatcherOf(toolset);
+  if (!retried || dispatcher === undefined || !dispatcher.observed) {
+    return { attempt: (options) => toolset.call(call, options) };
+  }
+  let parent: Watch | undefined;
+  return {
+    attempt(options, attempt) {
+      parent ??= dispatcher.watch(call, CALL);
+      const watch = dispatcher.watch(call, { resumed: false, attempt, parent });
+      return dispatcher.settle(() => dispatcher.admit(call, options), watch);
+    },
+    ended: (terminal) => parent?.end(terminal),
+  };
+}
+
 function resultOf(
   toolset: ToolSet,
   results: readonly BatchCallResult[],
@@ -328,7 +354,9 @@ function resultOf(
  * exactly one terminal. A parked call does not stop the turn: the other
  * calls run, and the result carries a {@linkcode BatchRecord} to finish it
  * with {@linkcode resumeBatch} (the person's answer comes later, so a read
- * after a parked write sees the world without it).
+ * after a parked write sees the world without it). A set's observer
+ * hears of a call that may be retried once, and of each attempt under it
+ * (`ObservedCall.attempt` and `parent`).
  *
  * @param toolset The tools.
  * @param calls The model's calls, in its order.
@@ -386,11 +414,12 @@ export async function runBatch(
     // Results are matched to calls by id, in a provider's request and in a resume: one id, one call.
     const duplicate = callId !== "" && seen.has(callId);
     seen.add(callId);
+    const descriptor = toolset.descriptor(tool);
     return {
       index,
       callId,
       tool,
-      descriptor: toolset.descriptor(tool),
+      descriptor,
       retry: options.retry,
       refused: duplicate
         ? failedWith(
@@ -399,7 +428,7 @@ export async function runBatch(
           }),
         )
         : undefined,
-      attempt: (callOptions) => toolset.call(call, callOptions),
+      ...attemptsOf(toolset, call, options.retry !== undefined && descriptor !== undefined),
     };
   });
   return resultOf(toolset, await runJobs(jobs, options), options.subject);

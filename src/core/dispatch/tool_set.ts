@@ -21,6 +21,8 @@ import { NO_OPTIONS } from "./_call_options.ts";
 import { isRecord } from "../common/_is_record.ts";
 import { parserFor, schemaOfParser } from "../define/_parser.ts";
 import { type Plan, planCalls } from "./schedule.ts";
+import type { CallObserver } from "./observer.ts";
+import { CALL, RESUMED } from "./_watch.ts";
 
 /** Options for a {@linkcode ToolSet}. */
 export interface ToolSetOptions {
@@ -40,6 +42,11 @@ export interface ToolSetOptions {
    * Without a seal, a record is plain JSON anyone holding it may change.
    */
   readonly seal?: SealOptions;
+  /**
+   * Hears of every call: its start, progress and terminal, with timing
+   * (see {@linkcode CallObserver}). Without one, dispatch does no work for it.
+   */
+  readonly observer?: CallObserver;
 }
 
 /** How a set parks calls, as {@linkcode ToolSet.parking} tells it. */
@@ -92,7 +99,7 @@ export class ToolSet implements Iterable<DynTool> {
   /**
    * Makes an empty set.
    *
-   * @param options A default approval gate, the limits on values and the seal of parked records.
+   * @param options A default approval gate, the limits on values, the seal of parked records and an observer.
    * @throws {TypeError} When the seal's options are of the wrong type.
    * @throws {RangeError} When the seal's key is too short or its ttl out of range.
    */
@@ -474,7 +481,8 @@ export class ToolSet implements Iterable<DynTool> {
     call: ToolCall,
     options: CallOptions = NO_OPTIONS,
   ): AsyncGenerator<ToolEvent, void, undefined> {
-    yield* this.#dispatcher.events(() => this.#dispatcher.admit(call, options));
+    const dispatcher = this.#dispatcher;
+    yield* dispatcher.events(() => dispatcher.admit(call, options), dispatcher.watch(call, CALL));
   }
 
   /**
@@ -495,7 +503,8 @@ export class ToolSet implements Iterable<DynTool> {
    * ```
    */
   call(call: ToolCall, options: CallOptions = NO_OPTIONS): Promise<TerminalEvent> {
-    return this.#dispatcher.settle(() => this.#dispatcher.admit(call, options));
+    const dispatcher = this.#dispatcher;
+    return dispatcher.settle(() => dispatcher.admit(call, options), dispatcher.watch(call, CALL));
   }
 
   /**
@@ -526,7 +535,8 @@ export class ToolSet implements Iterable<DynTool> {
     answer: unknown,
     options: CallOptions = NO_OPTIONS,
   ): AsyncGenerator<ToolEvent, void, undefined> {
-    yield* this.#dispatcher.events(() => this.#dispatcher.admitResume(record, answer, options));
+    const dispatcher = this.#dispatcher;
+    yield* dispatcher.events(() => dispatcher.admitResume(record, answer, options), dispatcher.watch(record, RESUMED));
   }
 
   /**
@@ -579,6 +589,10 @@ export class ToolSet implements Iterable<DynTool> {
     answer: unknown,
     options: CallOptions = NO_OPTIONS,
   ): Promise<TerminalEvent> {
-    return this.#dispatcher.settle(() => this.#dispatcher.admitResume(record, answer, options));
+    const dispatcher = this.#dispatcher;
+    return dispatcher.settle(
+      () => dispatcher.admitResume(record, answer, options),
+      dispatcher.watch(record, RESUMED),
+    );
   }
 }

@@ -249,6 +249,21 @@ const SESSION_END_MS = 1_000;
 const MAX_INPUT_ROUNDS = 16;
 /** A W3C trace context `traceparent` value. */
 const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+/** The `tracestate` W3C Trace Context has every vendor pass on (512 characters); a longer one is left out. */
+const MAX_TRACESTATE = 512;
+
+/**
+ * The W3C trace context a call's `traceparent` and `tracestate` extensions
+ * (a tracer's, see `@salvor/tools/otel`, or the host's own) carry to the
+ * server in `_meta`; a malformed `traceparent` sends neither.
+ */
+function traceMeta(extensions: Readonly<Record<string, unknown>>): { traceparent?: string; tracestate?: string } {
+  const { traceparent, tracestate } = extensions;
+  if (typeof traceparent !== "string" || !TRACEPARENT.test(traceparent)) return {};
+  return typeof tracestate === "string" && tracestate.length > 0 && tracestate.length <= MAX_TRACESTATE
+    ? { traceparent, tracestate }
+    : { traceparent };
+}
 
 // Results are read field by field here, so that one malformed tool does not
 // sink its whole page and a malformed call result is reported as such.
@@ -868,11 +883,7 @@ export class McpServerConnection implements AsyncDisposable {
         ...(typeof total === "number" ? { total } : {}),
         ...(typeof message === "string" ? { message } : {}),
       }));
-    const traceparent = ctx.extensions.traceparent;
-    const meta = {
-      progressToken: token,
-      ...(typeof traceparent === "string" && TRACEPARENT.test(traceparent) ? { traceparent } : {}),
-    };
+    const meta = { progressToken: token, ...traceMeta(ctx.extensions) };
     const base = { name: tool.toolName, arguments: input as Record<string, unknown>, _meta: meta };
     // A resumed call answers the requests its record kept, with the server's state.
     const parked = ctx.resume === undefined ? undefined : ctx.resumePayload as McpInputPayload | undefined;

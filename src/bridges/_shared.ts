@@ -1,0 +1,168 @@
+// What every framework bridge shares: which tools of a set to bridge, the
+// approval a person gives through the framework (the call parked by the
+// set, its record kept until the framework runs it), and one call run
+// through ToolSet.stream with the framework's signal, read back as what the
+// framework's model is to see. A bridge adds only its framework's shapes.
+
+import type { ToolSet } from "../core/dispatch/tool_set.ts";
+import type { ApprovalDecision, ArgumentsProjection } from "../core/dispatch/tool_call.ts";
+import type { DynTool } from "../core/contract/dyn.ts";
+import type { TerminalEvent, ToolEvent, ToolResult } from "../core/contract/events.ts";
+import type { SuspendedCall } from "../core/contract/suspend.ts";
+import type { JsonSchema } from "../core/schema/schema.ts";
+import { isRecord } from "../core/common/_is_record.ts";
+import { ToolCallFailedError } from "./tool_call_error.ts";
+import type { ParkedOutput } from "./parked.ts";
+import type { ApprovalRecords, BridgeOptions } from "./bridge_options.ts";
+
+/** How many waiting records the default store keeps: a denied call's is never taken, so the oldest go. */
+const WAITING_RECORDS = 1024;
+
+function memoryRecords(): ApprovalRecords {
+  const records = new Map<string, SuspendedCall>();
+  return {
+    get: (callId) => records.get(callId),
+    set(callId, record) {
+      records.delete(callId);
+      records.set(callId, record);
+      if (records.size > WAITING_RECORDS) records.delete(records.keys().next().value!);
+    },
+    delete: (callId) => records.delete(callId),
+  };
+}
+
+/** One bridged set: the set, the bridge's options and where it keeps waiting records. */
+export interface Bridge {
+  readonly toolset: ToolSet;
+  readonly options: BridgeOptions;
+  readonly records: ApprovalRecords;
+}
+
+/** A model's call as a framework hands it over. */
+export interface BridgedCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: unknown;
+}
+
+/**
+ * The tools a bridge serves, in the set's order, and the bridge they share.
+ *
+ * @throws {RangeError} When `options.tools` names a tool the set does not have.
+ */
+export function bridge(toolset: ToolSet, options: BridgeOptions): { bridge: Bridge; tools: DynTool[] } {
+  const names = options.tools;
+  const tools = names === undefined ? [...toolset] : names.map((name) => {
+    const tool = toolset.get(name);
+    if (!tool) throw new RangeError(`Cannot bridge "${name}" as no tool of that name is registered in the set`);
+    return tool;
+  });
+  return { bridge: { toolset, options, records: options.records ?? memoryRecords() }, tools };
+}
+
+/** The arguments as the gate sees them: parsed, and read back through the projection the model was shown. */
+function gateInput(args: unknown, inputSchema: JsonSchema, projection: ArgumentsProjection | undefined): unknown {
+  const parsed = typeof args === "string" ? JSON.parse(args) : args;
+  return projection && isRecord(parsed) ? projection.restore(inputSchema, parsed) : parsed;
+}
+
+function parks(decision: ApprovalDecision): boolean {
+  return decision === "suspend" || (isRecord(decision) && decision.decision === "suspend");
+}
+
+/**
+ * Asks the bridge's gate whether a person must approve the call first. When
+ * so, the set parks the call (its arguments validated, its record sealed
+ * when the set has a seal) and the record is kept for the framework's run
+ * of the approved call; asked again for the same call, the kept record
+ * answers. Resolves to the record, or `undefined` when the call needs no
+ * approval (or fails, which its run reports).
+ */
+export async function askApproval(
+  bridge: Bridge,
+  call: BridgedCall,
+  projection?: ArgumentsProjection,
+): Promise<SuspendedCall | undefined> {
+  const gate = bridge.options.approve;
+  const descriptor = bridge.toolset.descriptor(call.name);
+  if (gate === undefined || descriptor === undefined) return undefined;
+  const waiting = await bridge.records.get(call.id);
+  if (waiting !== undefined) return waiting;
+  let decision: ApprovalDecision;
+  try {
+    decision = await gate(descriptor, gateInput(call.arguments, descriptor.inputSchema, projection));
+  } catch {
+    // Arguments that cannot be read fail as invalid_input when the call runs; a gate that throws fails it too.
+    return undefined;
+  }
+  if (!parks(decision)) return undefined;
+  // Parked with the gate's own answer, so its reason and payload go into the record; nothing runs.
+  const parked = await bridge.toolset.call(call, { projection, approve: () => decision });
+  if (parked.type !== "suspended") return undefined;
+  await bridge.records.set(call.id, parked.suspended);
+  return parked.suspended;
+}
+
+/** How one bridged call is run. */
+export interface RunOptions {
+  readonly signal?: AbortSignal;
+  readonly projection?: ArgumentsProjection;
+}
+
+/**
+ * Streams one call through `ToolSet.stream`, so the set's validation,
+ * limits, timeout and approval gate all apply. A call a person approved
+ * through the framework resumes from its kept record instead, once.
+ */
+export async function* callEvents(
+  bridge: Bridge,
+  call: BridgedCall,
+  run: RunOptions = {},
+): AsyncGenerator<ToolEvent, void, undefined> {
+  const { toolset, options, records } = bridge;
+  const timing = { signal: run.signal, timeoutMs: options.timeoutMs };
+  const approved = options.approve === undefined ? undefined : await records.get(call.id);
+  if (approved === undefined) {
+    yield* toolset.stream(call, { ...timing, projection: run.projection, approve: options.approve });
+    return;
+  }
+  await records.delete(call.id);
+  yield* toolset.resumeStream(approved, { approved: true }, timing);
+}
+
+/** Runs one call as {@linkcode callEvents} does and resolves to its terminal. */
+export async function runCall(bridge: Bridge, call: BridgedCall, run: RunOptions = {}): Promise<TerminalEvent> {
+  for await (const event of callEvents(bridge, call, run)) {
+    if (event.type !== "progress") return event;
+  }
+  // ToolSet.stream always ends in a terminal; this satisfies the type checker.
+  throw new TypeError("Cannot read the call's terminal as the stream ended without one");
+}
+
+/** The model's text for a parked call: it waits for a person, and must not call again. */
+export function parkedText(record: SuspendedCall): string {
+  return `The call is waiting for a person: ${record.reason}. Do not call it again; its result will follow.`;
+}
+
+/** The model-visible value of a result: the structured output, else the text content. */
+export function resultValue(result: ToolResult): unknown {
+  if (result.output !== undefined) return result.output;
+  return result.content.map((part) => part.type === "text" ? part.text : `[${part.type}]`).join("\n");
+}
+
+/**
+ * A terminal as the value a framework's tool returns: the output's value, a
+ * parked call's {@linkcode ParkedOutput}, or a thrown {@linkcode ToolCallFailedError}.
+ */
+export function valueOrThrow(terminal: TerminalEvent): unknown {
+  if (terminal.type === "failed") throw new ToolCallFailedError(terminal.failure);
+  if (terminal.type === "suspended") {
+    const parked: ParkedOutput = {
+      status: "suspended",
+      reason: terminal.suspended.reason,
+      suspended: terminal.suspended,
+    };
+    return parked;
+  }
+  return resultValue(terminal.result);
+}

@@ -1,0 +1,46 @@
+/**
+ * The options every framework bridge takes, and where a bridge keeps the
+ * records of calls waiting for a person's approval.
+ *
+ * @module
+ */
+
+import type { ApprovalGate } from "../core/dispatch/tool_call.ts";
+import type { SuspendedCall } from "../core/contract/suspend.ts";
+
+/**
+ * Where a bridge keeps the record of each call parked for a person's
+ * approval, by call id, from the framework's approval request until the
+ * framework runs the approved call. A `Map` fits; give one backed by your
+ * storage when approvals outlive the process. A record is taken once: the
+ * bridge deletes it as it resumes the call.
+ */
+export interface ApprovalRecords {
+  /** The record of a waiting call, if any. */
+  get(callId: string): SuspendedCall | undefined | Promise<SuspendedCall | undefined>;
+  /** Keeps a call's record. */
+  set(callId: string, record: SuspendedCall): unknown;
+  /** Forgets a call's record. */
+  delete(callId: string): unknown;
+}
+
+/** Options every bridge takes. */
+export interface BridgeOptions {
+  /** The tools to bridge, by name; every tool of the set when absent. */
+  readonly tools?: readonly string[];
+  /**
+   * Decides which calls a person must approve before they run, asked
+   * through the framework's own approval flow (a call the gate answers
+   * `"suspend"` for, on the model's arguments). Such a call is parked by the
+   * set (validated, and sealed when the set has a seal) and its record kept
+   * in `records`; once the person approves, the call resumes from that
+   * record, once, with the arguments that were approved. Without a gate,
+   * the set's own gate applies when the call runs, and a call it parks
+   * comes back as a parked output.
+   */
+  readonly approve?: ApprovalGate;
+  /** Where the records of calls waiting for approval are kept; by default in memory, the 1,024 latest. */
+  readonly records?: ApprovalRecords;
+  /** Ends every call as `timeout` after this many ms, instead of each tool's own `timeoutMs`. */
+  readonly timeoutMs?: number;
+}

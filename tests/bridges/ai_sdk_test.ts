@@ -1,0 +1,197 @@
+// The AI SDK bridge driven by the AI SDK itself (ai 7.0.173): generateText
+// with a scripted MockLanguageModelV4, the model calling a typed and a raw
+// JSON Schema tool with valid then invalid arguments, a tool that times
+// out, a delete that needs approval and its approval. Asserts what the
+// model was sent each turn and that no handler ran on invalid input.
+
+import { aiSdkTools, ToolCallFailedError } from "../../ai_sdk.ts";
+import { ToolSet } from "../../mod.ts";
+import { ai, MockLanguageModelV4 } from "../framework_deps.ts";
+import { fixture, INVALID_ADD, INVALID_LOOKUP, SCRIPT, TIMED_OUT } from "./_fixture.ts";
+import assert from "node:assert/strict";
+
+const USAGE = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+
+/** A model that plays the script, one turn a call, and keeps every prompt it was sent. */
+function scriptedModel() {
+  const prompts: unknown[][] = [];
+  let turn = 0;
+  const model = new MockLanguageModelV4({
+    doGenerate: (options) => {
+      prompts.push(options.prompt as unknown[]);
+      const calls = SCRIPT[turn++];
+      return Promise.resolve({
+        content: calls
+          ? calls.map(([id, name, input]) => ({
+            type: "tool-call" as const,
+            toolCallId: id,
+            toolName: name,
+            input: JSON.stringify(input),
+          }))
+          : [{ type: "text" as const, text: "done" }],
+        finishReason: { unified: calls ? "tool-calls" as const : "stop" as const, raw: undefined },
+        usage: USAGE,
+        warnings: [],
+      });
+    },
+  });
+  return { model, prompts };
+}
+
+/** The tool results in the last message of a prompt the model was sent. */
+function toolResults(prompt: unknown[]): Record<string, unknown> {
+  const last = prompt.at(-1) as { role: string; content: { type: string; toolCallId: string; output: unknown }[] };
+  assert.equal(last.role, "tool");
+  return Object.fromEntries(last.content.filter((p) => p.type === "tool-result").map((p) => [p.toolCallId, p.output]));
+}
+
+Deno.test("AI SDK: generateText drives the set's tools through validation, timeout and approval", async () => {
+  const { ran, toolset, approve, records } = fixture();
+  const { tools, toolApproval } = aiSdkTools(toolset, { jsonSchema: ai.jsonSchema }, { approve, records });
+  const { model, prompts } = scriptedModel();
+
+  const first = await ai.generateText({
+    model,
+    tools,
+    toolApproval,
+    prompt: "Work.",
+    stopWhen: ai.stepCountIs(10),
+  });
+
+  // The model was shown each tool's own schema.
+  assert.equal(prompts.length, 4);
+  const seen = await ai.asSchema(tools.lookup.inputSchema).jsonSchema;
+  assert.deepEqual(seen, toolset.get("lookup")!.descriptor.inputSchema);
+
+  // Turn 1: valid calls, structured outputs.
+  assert.deepEqual(toolResults(prompts[1]), {
+    call_1: { type: "json", value: { sum: 3 } },
+    call_2: { type: "json", value: { value: "value of k" } },
+  });
+  // Turn 2: invalid calls, bounded diagnostics, no handler ran.
+  const invalid = toolResults(prompts[2]) as Record<string, { type: string; value: string }>;
+  assert.equal(invalid.call_3.type, "error-text");
+  assert.match(invalid.call_3.value, INVALID_ADD);
+  assert.match(invalid.call_4.value, INVALID_LOOKUP);
+  assert.deepEqual([ran.add, ran.lookup], [1, 1]);
+  const errors = first.steps[1].content.filter((part) => part.type === "tool-error");
+  assert.deepEqual(
+    errors.map((part) => part.error instanceof ToolCallFailedError && part.error.failure.kind),
+    ["invalid_input", "invalid_input"],
+  );
+  // Turn 3: the timeout ends the call though the handler ignores its signal.
+  const timedOut = toolResults(prompts[3]) as Record<string, { type: string; value: string }>;
+  assert.equal(timedOut.call_5.type, "error-text");
+  assert.match(timedOut.call_5.value, TIMED_OUT);
+  // Turn 4: the delete waits for a person, through the AI SDK's own approval request.
+  const request = first.content.find((part) => part.type === "tool-approval-request");
+  assert.ok(request, "an approval request");
+  assert.equal(request.reason, "a file would be deleted");
+  assert.equal(ran.remove, 0);
+  // The set parked the call: its sealed record waits for the person's answer.
+  const record = records.get("call_6");
+  assert.ok(record?.seal, "a sealed record is kept");
+  assert.deepEqual([record.origin, record.input], ["approval", { path: "a.txt" }]);
+
+  // The person approves; the AI SDK runs the call and the model reads its result.
+  const second = await ai.generateText({
+    model,
+    tools,
+    toolApproval,
+    messages: [
+      { role: "user", content: "Work." },
+      ...first.response.messages,
+      { role: "tool", content: [{ type: "tool-approval-response", approvalId: request.approvalId, approved: true }] },
+    ],
+    stopWhen: ai.stepCountIs(10),
+  });
+  assert.equal(ran.remove, 1);
+  assert.equal(second.text, "done");
+  assert.deepEqual(toolResults(prompts[4]).call_6, { type: "json", value: { removed: "a.txt" } });
+  // The approved call resumed from its record, which is spent: it cannot run the delete again.
+  assert.equal(records.size, 0);
+  const replayed = await toolset.resume(record, { approved: true });
+  assert.equal(replayed.type === "failed" && replayed.failure.kind, "invalid_input");
+  assert.equal(ran.remove, 1);
+});
+
+Deno.test("AI SDK: a denied approval never runs the handler", async () => {
+  const { ran, toolset, approve } = fixture();
+  const { tools, toolApproval } = aiSdkTools(toolset, { jsonSchema: ai.jsonSchema }, { approve, tools: ["remove"] });
+  assert.deepEqual(Object.keys(tools), ["remove"]);
+  const prompts: unknown[][] = [];
+  const model = new MockLanguageModelV4({
+    doGenerate: (options) => (prompts.push(options.prompt as unknown[]),
+      Promise.resolve({
+        content: [{ type: "tool-call", toolCallId: "c", toolName: "remove", input: '{"path":"x"}' }],
+        finishReason: { unified: "tool-calls", raw: undefined },
+        usage: USAGE,
+        warnings: [],
+      })),
+  });
+  const first = await ai.generateText({ model, tools, toolApproval, prompt: "Delete x." });
+  const request = first.content.find((part) => part.type === "tool-approval-request")!;
+  const denied = await ai.generateText({
+    model,
+    tools,
+    toolApproval,
+    messages: [
+      { role: "user", content: "Delete x." },
+      ...first.response.messages,
+      { role: "tool", content: [{ type: "tool-approval-response", approvalId: request.approvalId, approved: false }] },
+    ],
+    stopWhen: ai.stepCountIs(1),
+  });
+  assert.equal(ran.remove, 0);
+  assert.deepEqual(toolResults(prompts.at(-1)!).c, { type: "execution-denied", reason: undefined });
+  assert.equal(denied.steps.length, 1);
+});
+
+Deno.test("AI SDK: progress streams as preliminary results, and the abort signal cancels the call", async () => {
+  const { toolset } = fixture();
+  const { tools } = aiSdkTools(toolset, { jsonSchema: ai.jsonSchema });
+  const outputs = [];
+  for await (const output of tools.add.execute({ a: 2, b: 2 }, { toolCallId: "p" })) outputs.push(output);
+  assert.deepEqual(outputs, [{ status: "progress", progress: 1, total: 1, message: "added" }, { sum: 4 }]);
+
+  const controller = new AbortController();
+  const running = tools.slow.execute({}, { toolCallId: "s", abortSignal: controller.signal }).next();
+  controller.abort();
+  await assert.rejects(running, (error: unknown) => {
+    assert.ok(error instanceof ToolCallFailedError);
+    assert.equal(error.failure.kind, "cancelled");
+    return true;
+  });
+});
+
+Deno.test("AI SDK: an approved call runs the arguments that were approved, not what the messages say later", async () => {
+  const { ran, toolset, approve } = fixture();
+  const { tools, toolApproval } = aiSdkTools(toolset, { jsonSchema: ai.jsonSchema }, { approve, tools: ["remove"] });
+  const status = await toolApproval.remove({ path: "kept.txt" }, { toolCallId: "t" });
+  assert.deepEqual(status, { type: "user-approval", reason: "a file would be deleted" });
+  const outputs = [];
+  for await (const output of tools.remove.execute({ path: "other.txt" }, { toolCallId: "t" })) outputs.push(output);
+  assert.deepEqual(outputs, [{ removed: "kept.txt" }]);
+  assert.equal(ran.remove, 1);
+  assert.equal(await toolApproval.remove({ path: 5 }, { toolCallId: "u" }).then((s) => s), "not-applicable");
+});
+
+Deno.test("AI SDK: a call the handler parks returns its record, and toModelOutput tells the model to wait", async () => {
+  const { toolset } = fixture();
+  // No bridge gate: the set's own gate parks the call when it runs.
+  const parkedSet = new ToolSet({ approve: () => "suspend" }).register(toolset.get("remove")!);
+  const { tools } = aiSdkTools(parkedSet, { jsonSchema: ai.jsonSchema });
+  const outputs = [];
+  for await (const output of tools.remove.execute({ path: "b" }, { toolCallId: "h" })) outputs.push(output);
+  const [parked] = outputs as { status: string; suspended: { callId: string } }[];
+  assert.equal(parked.status, "suspended");
+  assert.equal(parked.suspended.callId, "h");
+  const shown = tools.remove.toModelOutput({ output: parked });
+  assert.equal(shown.type, "text");
+  assert.match(String(shown.value), /waiting for a person/);
+  const done = await parkedSet.resume(parked.suspended as never, { approved: true });
+  assert.equal(done.type, "output");
+});
