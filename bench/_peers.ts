@@ -14,6 +14,3 @@ export const PEER_TOOL_MODULES: Readonly<Record<string, string>> = {
   "LangChain.js": "npm:@langchain/core@1.4.0/tools",
   "Vercel AI SDK": "npm:ai@7.0.173",
 };
-
-// Ajv, the code-generating validator: the speed a JSON Schema validator reaches with `new Function`.
-export { Ajv } from "npm:ajv@8.20.0";
