@@ -15,8 +15,5 @@ export const PEER_TOOL_MODULES: Readonly<Record<string, string>> = {
   "Vercel AI SDK": "npm:ai@7.0.173",
 };
 
-// Ajv, the code-generating validator: the speed a JSON Schema validator reaches with `new Function`.
-export { Ajv } from "npm:ajv@8.20.0";
-
 /** The OpenTelemetry API, for spans through a no-op tracer: the copy deno.json maps for the otel entrypoint. */
 export { trace as otelTrace } from "@opentelemetry/api";

@@ -4,7 +4,7 @@
 // live heap per in-flight call while all wait. Ours against the floor.
 
 import { ToolSet } from "../mod.ts";
-import { type Filed, fileTicket, type Ticket, VALID_ARGUMENTS } from "./_fixture.ts";
+import { type Filed, fileTicket, type Ticket, VALID_ARGUMENTS } from "./_ticket.ts";
 import { check, liveHeap, type Mode, ratioRows, type Row, summarise } from "./_harness.ts";
 import { FLOOR, OURS, ours, oursTool, valibotFloor } from "./typed_dispatch.ts";
 

@@ -11,6 +11,7 @@ import { coldStart } from "./cold_start.ts";
 import { concurrency } from "./concurrency.ts";
 import type { Mode, Row } from "./_harness.ts";
 import { jsonSchemaDispatch } from "./json_schema_dispatch.ts";
+import { jsonSchemaRuntimes } from "./json_schema_runtimes.ts";
 import { limits } from "./limits.ts";
 import { mcpCase } from "./mcp_bench.ts";
 import { mcpServerCase } from "./mcp_server.ts";
@@ -23,6 +24,7 @@ import { typedDispatch } from "./typed_dispatch.ts";
 const CASES: readonly (readonly [string, (mode: Mode) => Promise<Row[]>])[] = [
   ["1", typedDispatch],
   ["2", jsonSchemaDispatch],
+  ["2", jsonSchemaRuntimes],
   ["3", limits],
   ["4", registryScale],
   ["5", concurrency],

@@ -5,19 +5,16 @@
 
 import * as v from "valibot";
 import { defineTool, ToolSet } from "../mod.ts";
+import { valibotInput, valibotOutput, zodInput, zodOutput } from "./_fixture.ts";
 import {
   DESCRIPTION,
+  type Dispatch,
   fileTicket,
+  handWritten,
   INVALID_ARGUMENTS,
-  isFiled,
-  isTicket,
   NAME,
-  valibotInput,
-  valibotOutput,
   VALID_ARGUMENTS,
-  zodInput,
-  zodOutput,
-} from "./_fixture.ts";
+} from "./_ticket.ts";
 import { check, compare, type Contender, type Mode, ratioRows, type Row, type Target } from "./_harness.ts";
 import {
   aiTool,
@@ -31,25 +28,8 @@ import {
   stepCountIs,
 } from "./_peers.ts";
 
-/** A dispatch: takes the arguments string, resolves to whether the call produced an output. */
-type Dispatch = (json: string) => Promise<boolean>;
-
 export const FLOOR = "floor: JSON.parse + Valibot safeParse in/out";
 export const OURS = "ours: ToolSet.call";
-
-/** A hand-written dispatch: JSON.parse, a hand-written check in and out, the handler. */
-export function handWritten(): Dispatch {
-  return async (json) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(json);
-    } catch {
-      return false;
-    }
-    if (!isTicket(value)) return false;
-    return isFiled(await fileTicket(value));
-  };
-}
 
 /** The floor: what a careful user writes with Valibot and no framework. */
 export function valibotFloor(handler: typeof fileTicket | ((input: v.InferOutput<typeof valibotInput>) => unknown)) {

@@ -20,110 +20,20 @@
 //    stopped afterwards), and prints every runtime's closing line.
 
 import { consumer, installPackage, path } from "./_npm_consumer.ts";
+import { buildPackage, installRuntimes, RUNTIME_PACKAGES, runtimeBin, tools } from "./_install.ts";
+import { must, type Ran, run, RUNTIME_DEADLINE_MS } from "./_process.ts";
 
 const root = new URL("../../", import.meta.url);
-const tools = new URL(".tools/", root);
 const work = new URL("conformance/", tools);
 const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", root)));
-
-/** How long one runtime may take before it is stopped and counted as failed. */
-const RUNTIME_DEADLINE_MS = 120_000;
-/** How long installing the runtimes may take: a fresh machine downloads about 100 MB of binaries. */
-const INSTALL_DEADLINE_MS = 600_000;
-
-/** The runtimes installed from npm, with the ones whose install script must run. */
-const PACKAGES: Readonly<Record<string, string>> = {
-  "bun": "1.4.5",
-  "edge-runtime": "4.0.1",
-  "workerd": "1.20261117.1",
-};
-const INSTALL_SCRIPTS = ["bun", "workerd"];
-
-async function readText(url: URL): Promise<string | undefined> {
-  try {
-    return await Deno.readTextFile(url);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
-}
-
-interface Ran {
-  readonly code: number;
-  readonly output: string;
-}
-
-/** Runs a command to its end, or stops it at the deadline; stdout and stderr are merged. */
-async function run(
-  command: string,
-  args: readonly string[],
-  { cwd = root, deadlineMs = RUNTIME_DEADLINE_MS }: { cwd?: URL; deadlineMs?: number } = {},
-): Promise<Ran> {
-  const child = new Deno.Command(command, { args: [...args], cwd, stdout: "piped", stderr: "piped" }).spawn();
-  const timer = setTimeout(() => child.kill("SIGKILL"), deadlineMs);
-  try {
-    const [stdout, stderr, status] = await Promise.all([
-      new Response(child.stdout).text(),
-      new Response(child.stderr).text(),
-      child.status,
-    ]);
-    return { code: status.code, output: stdout + stderr };
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-async function must(
-  command: string,
-  args: readonly string[],
-  options?: { cwd?: URL; deadlineMs?: number },
-): Promise<string> {
-  const { code, output } = await run(command, args, options);
-  if (code !== 0) throw new Error(`Cannot prepare the runtimes as "${command} ${args.join(" ")}" failed:\n${output}`);
-  return output;
-}
-
-async function installTools(): Promise<void> {
-  const manifest = `${
-    JSON.stringify(
-      {
-        private: true,
-        type: "module",
-        description: "The runtimes the conformance run uses; written by tests/runtimes/run.ts.",
-        dependencies: PACKAGES,
-        // npm 11 runs no dependency install script unless it is allowed; these fetch the runtimes' binaries.
-        allowScripts: Object.fromEntries(INSTALL_SCRIPTS.map((name) => [`${name}@${PACKAGES[name]}`, true])),
-      },
-      null,
-      2,
-    )
-  }\n`;
-  const installed = await Promise.all(
-    Object.entries(PACKAGES).map(async ([name, version]) => {
-      const text = await readText(new URL(`node_modules/${name}/package.json`, tools));
-      return text !== undefined && JSON.parse(text).version === version;
-    }),
-  );
-  if (await readText(new URL("package.json", tools)) === manifest && installed.every(Boolean)) {
-    console.log("tools: the pinned runtimes are already in .tools/");
-    return;
-  }
-  await Deno.mkdir(tools, { recursive: true });
-  await Deno.writeTextFile(new URL("package.json", tools), manifest);
-  console.log(`tools: npm install into .tools/: ${Object.entries(PACKAGES).map(([n, v]) => `${n}@${v}`).join(" ")}`);
-  await must("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], {
-    cwd: tools,
-    deadlineMs: INSTALL_DEADLINE_MS,
-  });
-}
 
 async function bundle(entry: string, output: URL, flags: readonly string[]): Promise<void> {
   await must(Deno.execPath(), ["bundle", "--quiet", "--platform=browser", ...flags, `--output=${path(output)}`, entry]);
 }
 
 async function prepare(): Promise<void> {
-  await installTools();
-  console.log(await must(Deno.execPath(), ["run", "--lock=tests/deno.lock", "-A", "tasks/build.ts"]));
+  await installRuntimes();
+  console.log(await buildPackage());
   console.log(`package: ${await installPackage() ? "installed" : "reused the install of"} dist/ in ${path(consumer)}`);
   // Node.js and Bun resolve the package and valibot from the scratch project's node_modules, as a user's script does.
   const installed = ["--format=esm", "--external=@salvor/tools", "--external=valibot"];
@@ -205,7 +115,6 @@ interface Runtime {
   readonly run: () => Promise<Ran>;
 }
 
-const bin = (name: string) => path(new URL(`node_modules/.bin/${name}`, tools));
 const edgeCli = path(new URL("node_modules/edge-runtime/dist/cli/index.js", tools));
 const firstLine = async (command: string, args: string[]) => (await must(command, args)).trim().split("\n")[0];
 
@@ -225,17 +134,17 @@ const runtimes: readonly Runtime[] = [
   {
     name: "bun",
     how: "the installed package",
-    version: () => firstLine(bin("bun"), ["--version"]).then((version) => `Bun ${version}`),
-    run: () => run(bin("bun"), [path(new URL("cli.js", consumer))]),
+    version: () => firstLine(runtimeBin("bun"), ["--version"]).then((version) => `Bun ${version}`),
+    run: () => run(runtimeBin("bun"), [path(new URL("cli.js", consumer))]),
   },
   {
     name: "workerd",
     how: "the build, inlined in a module worker, fetched on a loopback port",
-    version: () => firstLine(bin("workerd"), ["--version"]),
+    version: () => firstLine(runtimeBin("workerd"), ["--version"]),
     run: () => {
       const address = `127.0.0.1:${freePort()}`;
       return serve(
-        bin("workerd"),
+        runtimeBin("workerd"),
         ["serve", "tests/runtimes/workerd.capnp", `--socket-addr=http=${address}`],
         () => `http://${address}/`,
       );
@@ -244,7 +153,7 @@ const runtimes: readonly Runtime[] = [
   {
     name: "edge-runtime",
     how: "the build, inlined in a fetch-event script, fetched on a loopback port",
-    version: () => Promise.resolve(`edge-runtime ${PACKAGES["edge-runtime"]}`),
+    version: () => Promise.resolve(`edge-runtime ${RUNTIME_PACKAGES["edge-runtime"]}`),
     run: () =>
       serve(
         "node",

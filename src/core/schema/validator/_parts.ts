@@ -180,20 +180,43 @@ function numberPart(keyword: string, accepts: (value: number) => boolean, messag
   };
 }
 
-/** `multipleOf`, exact for integers and within rounding error for fractions. */
+/**
+ * `multipleOf`, exact on the decimals JSON writes: 0.3 is a multiple of 0.1,
+ * 0.30000000000000004 is not, though floating point division says otherwise.
+ */
 export function multipleOfPart(divisor: unknown, location: string): Part {
   if (!isNumber(divisor) || divisor <= 0) throw malformed("multipleOf", location, "a number greater than 0", divisor);
   const integral = Number.isInteger(divisor);
-  // Past 2^53 / divisor the quotient is not exact; an integer divisor's
-  // reciprocal being whole (0.5, 0.25) still decides integers there.
-  const wholeReciprocal = Number.isInteger(1 / divisor);
+  const exactDivisor = decimalOf(divisor);
   return numberPart("multipleOf", (value) => {
-    if (integral && Number.isInteger(value)) return value % divisor === 0;
+    if (integral) return Number.isInteger(value) && value % divisor === 0;
+    // A quotient this far from a whole number is none in decimals either (floating point errs by
+    // far less, short of subnormals); near one, or past the range of doubles, the decimals decide.
     const quotient = value / divisor;
-    if (!Number.isFinite(quotient)) return wholeReciprocal && Number.isInteger(value);
-    const nearest = Math.round(quotient);
-    return Math.abs(quotient - nearest) <= Number.EPSILON * 8 * Math.max(1, Math.abs(quotient));
+    const gap = Math.abs(quotient - Math.round(quotient));
+    if (gap > 1e-9 * Math.max(1, Math.abs(quotient)) && Math.min(Math.abs(value), divisor) > 1e-300) return false;
+    return isDecimalMultiple(decimalOf(value), exactDivisor);
   }, `Expected a multiple of ${divisor}.`);
+}
+
+/** A number's magnitude as the shortest decimal that reads back as it: `digits` × 10^`exponent`. */
+interface Decimal {
+  readonly digits: bigint;
+  readonly exponent: number;
+}
+
+function decimalOf(value: number): Decimal {
+  const [mantissa, power = "0"] = Math.abs(value).toString().split("e");
+  const point = mantissa.indexOf(".");
+  const fractionDigits = point === -1 ? 0 : mantissa.length - point - 1;
+  return { digits: BigInt(mantissa.replace(".", "")), exponent: Number(power) - fractionDigits };
+}
+
+/** Whether `value` is a whole multiple of `divisor`, both brought to the smaller exponent. */
+function isDecimalMultiple(value: Decimal, divisor: Decimal): boolean {
+  const common = Math.min(value.exponent, divisor.exponent);
+  const whole = (decimal: Decimal) => decimal.digits * 10n ** BigInt(decimal.exponent - common);
+  return whole(value) % whole(divisor) === 0n;
 }
 
 /** `minLength` and `maxLength`; the UTF-16 length decides without counting when it can. */
