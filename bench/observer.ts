@@ -7,7 +7,8 @@
 
 import { ToolSet } from "../mod.ts";
 import { toolSpans } from "../otel.ts";
-import { DESCRIPTION, fileTicket, NAME, valibotInput, valibotOutput, VALID_ARGUMENTS } from "./_fixture.ts";
+import { valibotInput, valibotOutput } from "./_fixture.ts";
+import { DESCRIPTION, fileTicket, NAME, VALID_ARGUMENTS } from "./_ticket.ts";
 import { check, compare, type Mode, ratioRows, type Row } from "./_harness.ts";
 import { otelTrace } from "./_peers.ts";
 import { baselineCore, BEFORE_OBSERVER } from "./_baseline.ts";
