@@ -1,8 +1,9 @@
 // What every framework bridge shares: which tools of a set to bridge, the
 // approval a person gives through the framework (the call parked by the
 // set, its record kept until the framework runs it), and one call run
-// through ToolSet.stream with the framework's signal, read back as what the
-// framework's model is to see. A bridge adds only its framework's shapes.
+// through ToolSet.stream (or a parked record resumed) with the framework's
+// signal, read back as what the framework's model is to see. A bridge adds
+// only its framework's shapes.
 
 import type { ToolSet } from "../core/dispatch/tool_set.ts";
 import type { ApprovalDecision, ArgumentsProjection } from "../core/dispatch/tool_call.ts";
