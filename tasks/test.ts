@@ -41,6 +41,8 @@ const steps: readonly Step[] = [
       "otel.ts",
       "ai_sdk.ts",
       "openai_agents.ts",
+      "langchain.ts",
+      "mastra.ts",
       "src/core/",
       "src/providers/",
       "src/testing/",

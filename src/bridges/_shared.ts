@@ -1,8 +1,9 @@
 // What every framework bridge shares: which tools of a set to bridge, the
 // approval a person gives through the framework (the call parked by the
 // set, its record kept until the framework runs it), and one call run
-// through ToolSet.stream with the framework's signal, read back as what the
-// framework's model is to see. A bridge adds only its framework's shapes.
+// through ToolSet.stream (or a parked record resumed) with the framework's
+// signal, read back as what the framework's model is to see. A bridge adds
+// only its framework's shapes.
 
 import type { ToolSet } from "../core/dispatch/tool_set.ts";
 import type { ApprovalDecision, ArgumentsProjection } from "../core/dispatch/tool_call.ts";
@@ -13,6 +14,7 @@ import type { JsonSchema } from "../core/schema/schema.ts";
 import { isRecord } from "../core/common/_is_record.ts";
 import { ToolCallFailedError } from "./tool_call_error.ts";
 import type { ParkedOutput } from "./parked.ts";
+import { progressThenTerminal } from "./progress_output.ts";
 import type { ApprovalRecords, BridgeOptions } from "./bridge_options.ts";
 
 /** How many waiting records the default store keeps: a denied call's is never taken, so the oldest go. */
@@ -120,23 +122,36 @@ export async function* callEvents(
   run: RunOptions = {},
 ): AsyncGenerator<ToolEvent, void, undefined> {
   const { toolset, options, records } = bridge;
-  const timing = { signal: run.signal, timeoutMs: options.timeoutMs };
   const approved = options.approve === undefined ? undefined : await records.get(call.id);
   if (approved === undefined) {
-    yield* toolset.stream(call, { ...timing, projection: run.projection, approve: options.approve });
+    const { signal, projection } = run;
+    yield* toolset.stream(call, { signal, timeoutMs: options.timeoutMs, projection, approve: options.approve });
     return;
   }
   await records.delete(call.id);
-  yield* toolset.resumeStream(approved, { approved: true }, timing);
+  yield* resumeEvents(bridge, approved, { approved: true }, run.signal);
+}
+
+/**
+ * Streams a parked call's resumption through `ToolSet.resumeStream` with
+ * the person's answer, under the bridge's timeout: the set checks the
+ * record (its seal, once) and the answer before anything runs.
+ */
+export function resumeEvents(
+  bridge: Bridge,
+  record: SuspendedCall,
+  answer: unknown,
+  signal?: AbortSignal,
+): AsyncGenerator<ToolEvent, void, undefined> {
+  return bridge.toolset.resumeStream(record, answer, { signal, timeoutMs: bridge.options.timeoutMs });
 }
 
 /** Runs one call as {@linkcode callEvents} does and resolves to its terminal. */
 export async function runCall(bridge: Bridge, call: BridgedCall, run: RunOptions = {}): Promise<TerminalEvent> {
-  for await (const event of callEvents(bridge, call, run)) {
-    if (event.type !== "progress") return event;
-  }
-  // ToolSet.stream always ends in a terminal; this satisfies the type checker.
-  throw new TypeError("Cannot read the call's terminal as the stream ended without one");
+  const events = progressThenTerminal(callEvents(bridge, call, run));
+  let next = await events.next();
+  while (!next.done) next = await events.next();
+  return next.value;
 }
 
 /** The model's text for a parked call: it waits for a person, and must not call again. */

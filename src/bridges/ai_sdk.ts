@@ -9,18 +9,22 @@
  */
 
 import type { ToolSet } from "../core/dispatch/tool_set.ts";
-import type { JsonSchema } from "../core/schema/schema.ts";
 import type { BridgeOptions } from "./bridge_options.ts";
-import { askApproval, bridge, callEvents, parkedText, valueOrThrow } from "./_shared.ts";
-import { parkedCall } from "./parked.ts";
+import { askApproval, bridge, callEvents, valueOrThrow } from "./_shared.ts";
+import { modelOutput } from "./model_output.ts";
+import { progressThenTerminal } from "./progress_output.ts";
 
 /** A JSON value, as the AI SDK's model outputs take it. */
 export type AiSdkJsonValue = null | string | number | boolean | AiSdkJsonValue[] | { [key: string]: AiSdkJsonValue };
 
 /** The AI SDK helper the bridge needs: pass `jsonSchema` from `ai`. */
 export interface AiSdkHelpers<S> {
-  /** The AI SDK's `jsonSchema()`, which marks a JSON Schema as a tool's input schema. */
-  jsonSchema(schema: JsonSchema): S;
+  /**
+   * The AI SDK's `jsonSchema()`, which marks a JSON Schema as a tool's
+   * input schema. Typed `object`, as the AI SDK types its parameter with
+   * `@types/json-schema`'s `JSONSchema7`, which `JsonSchema` is not.
+   */
+  jsonSchema(schema: object): S;
 }
 
 /** One bridged tool: the plain object shape the AI SDK's `tool()` returns. */
@@ -115,24 +119,14 @@ export function aiSdkTools<S>(toolset: ToolSet, helpers: AiSdkHelpers<S>, option
     const name = descriptor.name;
     tools[name] = {
       description: descriptor.description,
-      inputSchema: helpers.jsonSchema(descriptor.inputSchema),
+      // A tool's input schema is an object schema: specs refuse any other.
+      inputSchema: helpers.jsonSchema(descriptor.inputSchema as object),
       async *execute(input, { toolCallId, abortSignal }) {
-        const events = callEvents(bridged, { id: toolCallId, name, arguments: input }, { signal: abortSignal });
-        for await (const event of events) {
-          // Progress goes out as the AI SDK's preliminary results, as it comes.
-          if (event.type === "progress") {
-            const { type: _, ...progress } = event;
-            yield { status: "progress", ...progress };
-          } else yield valueOrThrow(event);
-        }
+        const call = { id: toolCallId, name, arguments: input };
+        // Progress goes out as the AI SDK's preliminary results, as it comes.
+        yield valueOrThrow(yield* progressThenTerminal(callEvents(bridged, call, { signal: abortSignal })));
       },
-      toModelOutput({ output }) {
-        const parked = parkedCall(output);
-        if (parked) return { type: "text", value: parkedText(parked) };
-        return typeof output === "string"
-          ? { type: "text", value: output }
-          : { type: "json", value: (output ?? null) as AiSdkJsonValue };
-      },
+      toModelOutput: ({ output }) => modelOutput<AiSdkJsonValue>(output),
     };
     toolApproval[name] = async (input, { toolCallId }) => {
       const parked = await askApproval(bridged, { id: toolCallId, name, arguments: input });

@@ -40,7 +40,7 @@ async function bundledSize(exports: readonly string[]): Promise<number> {
 
 const core = bundledSize(["mod.ts"]);
 
-for (const entry of ["ai_sdk.ts", "openai_agents.ts", "otel.ts"]) {
+for (const entry of ["ai_sdk.ts", "openai_agents.ts", "langchain.ts", "mastra.ts", "otel.ts"]) {
   Deno.test(`${entry} adds at most 3 KB (min + gzip) to the core`, async () => {
     const [base, withEntry] = await Promise.all([core, bundledSize(["mod.ts", entry])]);
     const added = withEntry - base;

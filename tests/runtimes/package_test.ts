@@ -68,7 +68,7 @@ Deno.test("Node.js runs a call through every entrypoint, all registered in one r
 Deno.test("Node.js runs a step of each bridge with the real framework and its mock model, traced by ./otel", async () => {
   const { code, stdout, stderr } = await node(["bridge_step.mjs"]);
   assert.equal(code, 0, stderr);
-  const { aiSdk, agents, spans } = JSON.parse(stdout);
+  const { aiSdk, agents, langChain, mastra, spans } = JSON.parse(stdout);
   assert.deepEqual(aiSdk.seen, [
     ["c1", "json"],
     ["c2", "json"],
@@ -84,6 +84,26 @@ Deno.test("Node.js runs a step of each bridge with the real framework and its mo
   assert.deepEqual([agents.interrupted, agents.ranBeforeApproval], [1, 0]);
   assert.deepEqual(agents.ran, { add: 1, lookup: 1, remove: 1 });
   assert.equal(agents.finalOutput, "done");
+  assert.deepEqual(langChain.seen, [
+    ["c1", "success"],
+    ["c2", "success"],
+    ["c3", "error"],
+    ["c4", "error"],
+    ["c5", "success"],
+  ]);
+  assert.deepEqual([langChain.interrupted, langChain.ranBeforeApproval], [1, 0]);
+  assert.deepEqual(langChain.ran, { add: 1, lookup: 1, remove: 1 });
+  assert.equal(langChain.text, "done");
+  assert.deepEqual(mastra.seen, [
+    ["c1", "json"],
+    ["c2", "json"],
+    ["c3", "error-text"],
+    ["c4", "error-text"],
+    ["c5", "json"],
+  ]);
+  assert.deepEqual([mastra.suspended, mastra.ranBeforeApproval], ["suspended", 0]);
+  assert.deepEqual(mastra.ran, { add: 1, lookup: 1, remove: 1 });
+  assert.equal(mastra.text, "done");
   // The AI SDK step's calls as spans: the parked delete, then its resumption.
   assert.deepEqual(spans, [
     ["execute_tool add", null],
