@@ -8,9 +8,9 @@
 //   reached it: an MCP server's tools register in the root's ToolSet, and
 //   `instanceof` and the nominal ValidatedInvocation hold across entrypoints;
 // - dist/package.json: one `exports` entry a deno.json export, with its
-//   types; the MCP SDK's packages and the OpenTelemetry API are optional
-//   peer dependencies (so a core user never installs them, and an MCP or
-//   OpenTelemetry user shares one copy), every other
+//   types; the MCP SDK's packages, the OpenTelemetry API and the bridges'
+//   frameworks are optional peer dependencies (so a core user never installs
+//   them, and an MCP or OpenTelemetry user shares one copy), every other
 //   npm package an entrypoint imports is a dependency, each at the version
 //   deno.json's import map pins;
 // - README.md and LICENSE.
@@ -235,6 +235,22 @@ function peerRange(version: string): string {
   return /^\d+\.\d+\.\d+$/.test(version) ? `^${version}` : version;
 }
 
+// The frameworks the bridges serve. A bridge imports none of them (the app hands it the framework's own
+// functions), so each is an optional peer from the version its bridge's tests pin.
+const FRAMEWORKS = ["ai", "@openai/agents-core", "@langchain/core", "langchain", "@mastra/core"];
+
+async function frameworkPeers(): Promise<[string, string][]> {
+  const pins = await Deno.readTextFile(new URL("../tests/framework_deps.ts", import.meta.url));
+  return FRAMEWORKS.map((name) => {
+    // Package names hold no character a regular expression reads specially.
+    const version = pins.match(new RegExp(`"npm:${name}@(\\d+\\.\\d+\\.\\d+)`))?.[1];
+    if (version === undefined) {
+      throw new Error(`Cannot list ${name} as a peer as tests/framework_deps.ts pins no version of it`);
+    }
+    return [name, peerRange(version)];
+  });
+}
+
 /**
  * An entrypoint deno.json exports: its export name ("./mcp/http"), its
  * source ("./mcp_http.ts") and its module in dist/ ("mcp_http").
@@ -270,7 +286,10 @@ const corePackages = new Set([...reached].filter((name) => !isPeer(name)));
 const peerPackages = new Set([...reached].filter(isPeer));
 const dependencies = Object.fromEntries([...corePackages].sort().map((name) => [name, npmVersion(name)]));
 const peerDependencies = Object.fromEntries(
-  [...peerPackages].sort().map((name) => [name, peerRange(npmVersion(name))]),
+  [
+    ...[...peerPackages].map((name) => [name, peerRange(npmVersion(name))]),
+    ...await frameworkPeers(),
+  ].sort(([a], [b]) => a < b ? -1 : 1),
 );
 const manifest = {
   name: config.name,

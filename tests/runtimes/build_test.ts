@@ -72,7 +72,7 @@ Deno.test("dist/package.json exports every entrypoint deno.json lists, each an E
   }
 });
 
-Deno.test("dist/package.json depends on the core's npm packages and takes the MCP SDKs and OpenTelemetry API as optional peers", async () => {
+Deno.test("dist/package.json depends on the core's npm packages and takes the MCP SDKs, the OpenTelemetry API and the bridges' frameworks as optional peers", async () => {
   const manifest = JSON.parse(await built(new URL("package.json", dist)));
   const pinned = (name: string) => config.imports[name].slice(`npm:${name}@`.length);
   assert.deepEqual(manifest.dependencies, {
@@ -81,16 +81,22 @@ Deno.test("dist/package.json depends on the core's npm packages and takes the MC
     "re2js": pinned("re2js"),
     "valibot": pinned("valibot"),
   });
+  const frameworkPins = await Deno.readTextFile(new URL("../framework_deps.ts", import.meta.url));
+  const tested = (name: string) => `^${frameworkPins.match(new RegExp(`"npm:${name}@([\\d.]+)`))?.[1]}`;
   assert.deepEqual(manifest.peerDependencies, {
+    "@langchain/core": tested("@langchain/core"),
+    "@mastra/core": tested("@mastra/core"),
     "@modelcontextprotocol/client": `^${pinned("@modelcontextprotocol/client")}`,
     "@modelcontextprotocol/server": `^${pinned("@modelcontextprotocol/server")}`,
+    "@openai/agents-core": tested("@openai/agents-core"),
     "@opentelemetry/api": `^${pinned("@opentelemetry/api")}`,
+    "ai": tested("ai"),
+    "langchain": tested("langchain"),
   });
-  assert.deepEqual(manifest.peerDependenciesMeta, {
-    "@modelcontextprotocol/client": { optional: true },
-    "@modelcontextprotocol/server": { optional: true },
-    "@opentelemetry/api": { optional: true },
-  });
+  assert.deepEqual(
+    manifest.peerDependenciesMeta,
+    Object.fromEntries(Object.keys(manifest.peerDependencies).map((name) => [name, { optional: true }])),
+  );
 });
 
 Deno.test("each class of the build is declared in one module of dist/, whichever entrypoints reach it", async () => {
