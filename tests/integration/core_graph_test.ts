@@ -6,10 +6,16 @@ import assert from "node:assert/strict";
 interface GraphModule {
   readonly specifier: string;
   readonly kind?: string;
-  readonly dependencies?: readonly { readonly specifier: string }[];
+  readonly dependencies?: readonly {
+    readonly specifier: string;
+    /** Where the code comes from; absent for a type-only import. */
+    readonly code?: { readonly specifier: string };
+    readonly isDynamic?: boolean;
+  }[];
 }
 
 interface Graph {
+  readonly roots: readonly string[];
   readonly modules: readonly GraphModule[];
   readonly npmPackages: Readonly<Record<string, { readonly dependencies?: readonly string[] }>>;
 }
@@ -77,4 +83,21 @@ Deno.test("mod.ts's import graph does find the core's npm dependencies, so the c
   const closure = npmClosure(graph);
   for (const name of CORE_NPM) assert.ok(closure.has(name), name);
   assert.ok(graph.modules.some((m) => m.specifier.endsWith("/src/core/dispatch/tool_set.ts")));
+});
+
+Deno.test("mod.ts loads @cfworker/json-schema only through a dynamic import, so a bundle splits it off", async () => {
+  const graph = await coreGraph();
+  const modules = new Map(graph.modules.map((module) => [module.specifier, module]));
+  const loaded = new Set<string>();
+  const queue = [...graph.roots];
+  for (let specifier = queue.pop(); specifier !== undefined; specifier = queue.pop()) {
+    if (loaded.has(specifier)) continue;
+    loaded.add(specifier);
+    for (const dependency of modules.get(specifier)?.dependencies ?? []) {
+      if (dependency.code && !dependency.isDynamic) queue.push(dependency.code.specifier);
+    }
+  }
+  const npm = [...loaded].filter((specifier) => specifier.startsWith("npm:")).map(npmName).sort();
+  assert.deepEqual(npm, ["@valibot/to-json-schema", "valibot"]);
+  assert.ok(loaded.has(graph.roots[0]) && loaded.size > 50, `${loaded.size} modules loaded up front`);
 });

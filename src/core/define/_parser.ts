@@ -3,11 +3,15 @@
 import type { ParseResult } from "../schema/schema.ts";
 import type { CompiledSchema } from "../schema/schema.ts";
 
-/** A parse function that validates against a compiled schema and passes the value through. */
+/**
+ * A parse function that validates against a compiled schema and passes the
+ * value through. It answers at once, but for a schema whose validator is
+ * still loading (see `CompiledSchema.loading`), which it awaits first.
+ */
 export function parserFor(
   schema: CompiledSchema,
-): (value: unknown) => ParseResult {
-  return (value) => {
+): (value: unknown) => ParseResult | Promise<ParseResult> {
+  const parse = (value: unknown): ParseResult => {
     const outcome = schema.validate(value);
     if (outcome.ok) return { ok: true, value };
     return {
@@ -15,5 +19,9 @@ export function parserFor(
       diagnostics: outcome.diagnostics,
       omitted: outcome.omitted,
     };
+  };
+  return (value) => {
+    const loading = schema.loading;
+    return loading === undefined ? parse(value) : loading.then(() => parse(value));
   };
 }

@@ -413,7 +413,7 @@ export class Dispatcher {
     answer: unknown,
     read: CallOptions,
     burn: (() => boolean | Promise<boolean>) | undefined,
-  ): Admitted {
+  ): Admitted | Promise<Admitted> {
     const record = readRecord(stored, this.#limits);
     if (!("v" in record)) {
       return failed(refusedResume("the call", "the record is malformed", one(record)));
@@ -451,6 +451,9 @@ export class Dispatcher {
         ));
       }
     }
+    // The fallback validator loads apart from the core: a record's schema that needs it is read again once it has.
+    const loading = resumeSchema.loading;
+    if (loading !== undefined) return loading.then(() => this.#admitRecord(stored, answer, read, burn));
     // The answer handed on is exactly the copy that was validated.
     const copied = copyJsonValue(answer, this.#limits);
     const verdict = copied.ok ? resumeSchema.validate(copied.value) : { ok: false as const, ...one(copied.problem) };

@@ -17,7 +17,7 @@ import { nativePatterns, type PatternEngine } from "./validator/patterns.ts";
 import { SchemaRefusal } from "./validator/refusal.ts";
 import { type CompiledValidator, compileValidator } from "./validator/validator.ts";
 import { walkSubschemas } from "./_subschemas.ts";
-import { compileFallback } from "./_cfworker.ts";
+import { loadedFallback, loadFallback } from "./_load_fallback.ts";
 
 /** A JSON Schema: an object or a boolean, as JSON carries it. */
 export type JsonSchema = boolean | { readonly [keyword: string]: unknown };
@@ -89,12 +89,24 @@ export interface CompiledSchema {
   /** Which validator runs it. */
   readonly engine: SchemaEngine;
   /**
+   * Settles when the fallback validator has loaded, while it has not:
+   * `@cfworker/json-schema` loads apart from the core, the first time a
+   * schema needs it, so a `fallback` schema is validated only once this
+   * settles. `undefined` when `validate` can run now, as it always can for
+   * the `compiled` engine. Rejects when the fallback cannot load.
+   */
+  readonly loading: Promise<void> | undefined;
+  /**
    * Validates a value that is already known to be plain JSON data.
    *
    * @param value The value; it is not changed.
    * @returns Valid, or at most 16 sorted diagnostics.
    * @throws {SchemaBudgetError} When the value takes more steps than the
    * budget: the schema's cost multiplies, the value is not at fault.
+   * @throws {TypeError} While `loading` has not settled, or when the
+   * fallback failed to load.
+   * @throws {InvalidSpecError} When the fallback cannot read the schema
+   * (a duplicate schema URI), which it finds only then.
    */
   validate(value: unknown): SchemaValidation;
 }
@@ -228,7 +240,9 @@ function checkDocument(document: unknown, label: string, limits: JsonLimits, rem
  * schema using what the compiled validator does not implement (another
  * draft, `$recursiveRef`, `$vocabulary`, a pattern valid only without the
  * `u` flag) is validated by `@cfworker/json-schema` (`engine: "fallback"`),
- * which reads malformed keywords leniently. `$dynamicRef`, and an asserted
+ * which reads malformed keywords leniently; it loads apart from the core
+ * the first time a schema needs it, so await `loading` before the first
+ * `validate` of such a schema. `$dynamicRef`, and an asserted
  * format neither implements, are refused: the fallback would accept values
  * the schema forbids. Compilation reads no file and no network; the schema
  * given is copied, never changed.
@@ -268,6 +282,18 @@ function checkDocument(document: unknown, label: string, limits: JsonLimits, rem
  * import assert from "node:assert/strict";
  *
  * assert.throws(() => compileSchema({ type: "object", required: "name" }), InvalidSpecError);
+ * ```
+ *
+ * @example A draft-04 schema runs on the fallback, once it has loaded
+ * ```ts
+ * import { compileSchema } from "@salvor/tools/dyn";
+ * import assert from "node:assert/strict";
+ *
+ * const schema = compileSchema({ $schema: "http://json-schema.org/draft-04/schema#", maximum: 5, exclusiveMaximum: true });
+ * assert.equal(schema.engine, "fallback");
+ * await schema.loading;
+ * assert.equal(schema.validate(5).ok, false);
+ * assert.deepEqual(schema.validate(4), { ok: true });
  * ```
  */
 export function compileSchema(
@@ -333,16 +359,7 @@ export function compileSchema(
       );
     }
   }
-  let validate: (value: unknown) => SchemaValidation;
-  try {
-    validate = compileFallback(schema, draft, remotes, assertFormats);
-  } catch (error) {
-    throw new InvalidSpecError(
-      `Cannot compile the ${label}: ${messageOfThrown(error)}`,
-      { path: "" },
-    );
-  }
-  return { draft, schema: copy, engine: "fallback", validate };
+  return fallback(label, draft, copy, structuredClone(schema), structuredClone(remotes), assertFormats);
 }
 
 function compiled(draft: JsonSchemaDraft, schema: JsonSchema, validator: CompiledValidator): CompiledSchema {
@@ -350,10 +367,55 @@ function compiled(draft: JsonSchemaDraft, schema: JsonSchema, validator: Compile
     draft,
     schema,
     engine: "compiled",
+    loading: undefined,
     validate(value: unknown): SchemaValidation {
       // A valid value is answered by the boolean check alone; only a failing one is walked again for diagnostics.
       if (validator.isValid(value)) return VALID;
       return { ok: false, ...boundDiagnostics(validator.diagnose(value)) };
+    },
+  };
+}
+
+/**
+ * A schema the fallback validates. cfworker compiles it on its first
+ * validation, from private copies of the schema and its remotes, once it has
+ * loaded; loading starts now, so that the first validation seldom waits.
+ * What cfworker alone refuses (a duplicate schema URI) throws there.
+ */
+function fallback(
+  label: string,
+  draft: JsonSchemaDraft,
+  schema: JsonSchema,
+  own: JsonSchema,
+  remotes: Readonly<Record<string, JsonSchema>>,
+  assertFormats: boolean,
+): CompiledSchema {
+  // A failed load is reported by `loading` and `validate`, never as an unhandled rejection.
+  loadFallback().catch(() => {});
+  let validate: ((value: unknown) => SchemaValidation) | undefined;
+  return {
+    draft,
+    schema,
+    engine: "fallback",
+    get loading() {
+      return loadedFallback() === undefined ? loadFallback() : undefined;
+    },
+    validate(value: unknown): SchemaValidation {
+      if (validate === undefined) {
+        const compile = loadedFallback();
+        if (compile === undefined) {
+          throw new TypeError(
+            `Cannot validate against the ${label} as the fallback validator it needs has not loaded: await its loading first`,
+          );
+        }
+        try {
+          validate = compile(own, draft, remotes, assertFormats);
+        } catch (error) {
+          // What cfworker alone refuses (a duplicate schema URI) is found only now: the schema is at fault.
+          throw new InvalidSpecError(`Cannot compile the ${label}: ${messageOfThrown(error)}`, { path: "" });
+        }
+      }
+      return validate(value);
     },
   };
 }

@@ -117,7 +117,7 @@ Deno.test("compileSchema() checks each remote as it checks the schema, naming th
   assert.equal(compiled.validate({ n: "1", b: 1 }).ok, false);
 });
 
-Deno.test("compileSchema() refuses an internal reference that does not resolve; the fallback fails closed on one", () => {
+Deno.test("compileSchema() refuses an internal reference that does not resolve; the fallback fails closed on one", async () => {
   assert.throws(
     () => compileSchema({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } }),
     (error) => error instanceof InvalidSpecError && /"#\/\$defs\/missing"/.test(error.message),
@@ -130,6 +130,7 @@ Deno.test("compileSchema() refuses an internal reference that does not resolve; 
     properties: { a: { $ref: "#/$defs/missing" } },
   });
   assert.equal(fallback.engine, "fallback");
+  await fallback.loading;
   const result = fallback.validate({ a: 1 });
   assert.equal(result.ok, false);
   if (!result.ok) assert.equal(result.diagnostics[0].keyword, "$ref");
@@ -226,7 +227,7 @@ for (const [what, schema, message] of MALFORMED) {
   });
 }
 
-Deno.test("compileSchema() compiles 2020-12 and draft-07 schemas and leaves other drafts and $recursiveRef to the fallback", () => {
+Deno.test("compileSchema() compiles 2020-12 and draft-07 schemas and leaves other drafts and $recursiveRef to the fallback", async () => {
   assert.equal(compileSchema({ type: "object" }).engine, "compiled");
   assert.equal(
     compileSchema({ $schema: "http://json-schema.org/draft-07/schema#", type: "object" }).engine,
@@ -238,6 +239,8 @@ Deno.test("compileSchema() compiles 2020-12 and draft-07 schemas and leaves othe
     exclusiveMaximum: true,
   });
   assert.equal(draft4.engine, "fallback");
+  await draft4.loading;
+  assert.equal(draft4.loading, undefined);
   assert.equal(draft4.validate(5).ok, false);
   assert.deepEqual(draft4.validate(4), { ok: true });
   const recursive = compileSchema({
@@ -255,13 +258,14 @@ Deno.test("compileSchema() refuses $dynamicRef, which the fallback would resolve
   );
 });
 
-Deno.test("compileSchema() treats format as an annotation unless asked to assert it, on either path", () => {
+Deno.test("compileSchema() treats format as an annotation unless asked to assert it, on either path", async () => {
   const schema: JsonSchema = { type: "string", format: "date" };
   assert.deepEqual(compileSchema(schema).validate("not a date"), { ok: true });
   const asserted = compileSchema(schema, { formats: "assert" }).validate("not a date");
   assert.equal(asserted.ok === false && asserted.diagnostics[0].keyword, "format");
   // The fallback (cfworker) always asserts formats, so annotate strips them from its copy.
   const draft4 = { $schema: "http://json-schema.org/draft-04/schema#", type: "string", format: "date" };
+  await compileSchema(draft4).loading;
   assert.deepEqual(compileSchema(draft4).validate("not a date"), { ok: true });
   assert.equal(compileSchema(draft4, { formats: "assert" }).validate("not a date").ok, false);
   // A format neither validator asserts is refused rather than silently accepted.
