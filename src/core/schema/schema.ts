@@ -15,7 +15,8 @@ import { messageOfThrown } from "../common/_describe_thrown.ts";
 import type { ValidatorBudget } from "./validator/budget.ts";
 import { nativePatterns, type PatternEngine } from "./validator/patterns.ts";
 import { SchemaRefusal } from "./validator/refusal.ts";
-import { type CompiledValidator, compileValidator } from "./validator/validator.ts";
+import { type CheckedValidator, checkValidator, type CompiledValidator } from "./validator/validator.ts";
+import { deepFreeze } from "../common/_deep_freeze.ts";
 import { walkSubschemas } from "./_subschemas.ts";
 import { loadedFallback, loadFallback } from "./_load_fallback.ts";
 
@@ -80,11 +81,14 @@ export type ParseResult =
  */
 export type SchemaEngine = "compiled" | "fallback";
 
-/** A schema checked and compiled once, ready to validate many values. */
+/**
+ * A schema checked once, ready to validate many values. Its validator is
+ * built on the first validation, so a schema never used costs only its check.
+ */
 export interface CompiledSchema {
   /** The draft the schema is validated as. */
   readonly draft: JsonSchemaDraft;
-  /** The schema as compiled: a private deep copy of the one given. */
+  /** The schema as compiled: a private, frozen deep copy of the one given. */
   readonly schema: JsonSchema;
   /** Which validator runs it. */
   readonly engine: SchemaEngine;
@@ -232,11 +236,13 @@ function checkDocument(document: unknown, label: string, limits: JsonLimits, rem
 }
 
 /**
- * Checks and compiles a JSON Schema for validation: it and each of its
- * remotes must be a JSON Schema object (or boolean) within the limits, and
- * every `$ref` must resolve inside them. A 2020-12 or draft-07 schema is
- * compiled into closures (`engine: "compiled"`); a malformed one (an invalid
- * regular expression, `enum: 5`, `required: "name"`, ...) is refused. A
+ * Checks a JSON Schema for validation now, and compiles it on its first
+ * validation: it and each of its remotes must be a JSON Schema object (or
+ * boolean) within the limits, and every `$ref` must resolve inside them. A
+ * 2020-12 or draft-07 schema is compiled into closures (`engine:
+ * "compiled"`); a malformed one (an invalid regular expression, `enum: 5`,
+ * `required: "name"`, ...) is refused now, as is everything the compiler
+ * would refuse, so compiling it later cannot fail. A
  * schema using what the compiled validator does not implement (another
  * draft, `$recursiveRef`, `$vocabulary`, a pattern valid only without the
  * `u` flag) is validated by `@cfworker/json-schema` (`engine: "fallback"`),
@@ -319,23 +325,25 @@ export function compileSchema(
   }
   const draft = options.draft ?? draftOf(schema);
   const assertFormats = options.formats === "assert";
-  const copy = structuredClone(schema) as JsonSchema;
+  // The copies the validator reads when it is built, on the first validation: frozen, so that what passed the
+  // check now is what it compiles then.
+  const copy = deepFreeze(structuredClone(schema));
+  const ownRemotes = Object.keys(remotes).length === 0 ? remotes : deepFreeze(structuredClone(remotes));
   const untrusted = options.patterns !== undefined && options.patterns !== nativePatterns;
   // Why the fallback runs the schema: the compiled validator's refusal, or a draft it does not compile.
   let why = `the draft ${draft} is not compiled`;
   if (draft === "2020-12" || draft === "7") {
     let refusal: SchemaRefusal;
     try {
-      // The validator reads the schema it is given for as long as it lives: a private copy.
-      const validator = compileValidator(structuredClone(schema), {
+      const checked = checkValidator(copy, {
         draft,
-        remotes,
+        remotes: ownRemotes,
         patterns: options.patterns,
         formats: options.formats,
         budget: options.budget,
         label,
       });
-      return compiled(draft, copy, validator);
+      return compiled(draft, copy, checked);
     } catch (error) {
       if (!(error instanceof SchemaRefusal)) throw error;
       refusal = error;
@@ -359,16 +367,19 @@ export function compileSchema(
       );
     }
   }
-  return fallback(label, draft, copy, structuredClone(schema), structuredClone(remotes), assertFormats);
+  return fallback(label, draft, copy, ownRemotes, assertFormats);
 }
 
-function compiled(draft: JsonSchemaDraft, schema: JsonSchema, validator: CompiledValidator): CompiledSchema {
+/** A schema the compiled validator runs: checked now, its closures built on its first validation. */
+function compiled(draft: JsonSchemaDraft, schema: JsonSchema, checked: CheckedValidator): CompiledSchema {
+  let validator: CompiledValidator | undefined;
   return {
     draft,
     schema,
     engine: "compiled",
     loading: undefined,
     validate(value: unknown): SchemaValidation {
+      validator ??= checked.compile();
       // A valid value is answered by the boolean check alone; only a failing one is walked again for diagnostics.
       if (validator.isValid(value)) return VALID;
       return { ok: false, ...boundDiagnostics(validator.diagnose(value)) };
@@ -378,15 +389,14 @@ function compiled(draft: JsonSchemaDraft, schema: JsonSchema, validator: Compile
 
 /**
  * A schema the fallback validates. cfworker compiles it on its first
- * validation, from private copies of the schema and its remotes, once it has
- * loaded; loading starts now, so that the first validation seldom waits.
- * What cfworker alone refuses (a duplicate schema URI) throws there.
+ * validation, once it has loaded; loading starts now, so that the first
+ * validation seldom waits. What cfworker alone refuses (a duplicate schema
+ * URI) throws there.
  */
 function fallback(
   label: string,
   draft: JsonSchemaDraft,
   schema: JsonSchema,
-  own: JsonSchema,
   remotes: Readonly<Record<string, JsonSchema>>,
   assertFormats: boolean,
 ): CompiledSchema {
@@ -409,7 +419,7 @@ function fallback(
           );
         }
         try {
-          validate = compile(own, draft, remotes, assertFormats);
+          validate = compile(schema, draft, remotes, assertFormats);
         } catch (error) {
           // What cfworker alone refuses (a duplicate schema URI) is found only now: the schema is at fault.
           throw new InvalidSpecError(`Cannot compile the ${label}: ${messageOfThrown(error)}`, { path: "" });

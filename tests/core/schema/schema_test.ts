@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { defineJsonTool, InvalidSpecError, type JsonSchema } from "../../../mod.ts";
-import { compileSchema, draftOf, linearPatterns } from "../../../dyn.ts";
+import { compileSchema, draftOf, linearPatterns, type PatternEngine } from "../../../dyn.ts";
 
 function paths(schema: JsonSchema, value: unknown): string[] {
   const result = compileSchema(schema).validate(value);
@@ -151,6 +151,22 @@ Deno.test("compileSchema() refuses what is not a schema", () => {
   }
   assert.deepEqual(compileSchema(true).validate(1), { ok: true });
   assert.equal(compileSchema(false).validate(1).ok, false);
+});
+
+Deno.test("compileSchema() checks a schema at once and builds its validator on the first validation, once", () => {
+  let compiles = 0;
+  const counting: PatternEngine = {
+    compile: (source) => {
+      compiles++;
+      return new RegExp(source, "u");
+    },
+  };
+  const schema = compileSchema({ type: "string", pattern: "^a+$" }, { patterns: counting });
+  assert.equal(compiles, 1, "the check asks the engine whether it can run the pattern");
+  assert.ok(Object.isFrozen(schema.schema));
+  assert.deepEqual(schema.validate("aa"), { ok: true });
+  assert.equal(schema.validate("b").ok, false);
+  assert.equal(compiles, 2, "the validator is built once, on the first validation");
 });
 
 Deno.test("compileSchema() keeps a private copy: the caller's schema is neither changed nor consulted later", () => {
