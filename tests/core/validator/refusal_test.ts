@@ -119,6 +119,8 @@ Deno.test("compileValidator() ignores format unless asked to assert it", () => {
   assert.equal(asserting.isValid("nope"), false);
   assert.equal(asserting.isValid("a@example.com"), true);
   assert.equal(compileValidator({ format: "x-custom" }, { formats: "assert" }).isValid("any"), true);
+  // A name every object inherits is no format either.
+  assert.equal(compileValidator({ format: "hasOwnProperty" }, { formats: "assert" }).isValid("any"), true);
 });
 
 Deno.test("compileValidator() reads the draft from $schema and draft-07 ignores $ref siblings", () => {
