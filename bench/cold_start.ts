@@ -130,7 +130,7 @@ export async function coldStart(mode: Mode): Promise<Row[]> {
       { group, name: "ours: mod.ts alone, npm dependencies left out", stats: summarise([ownCode]), unit: "KB" },
       {
         group,
-        name: "ours: mod.ts, loaded apart on first need (the fallback validator)",
+        name: "ours: mod.ts, loaded apart on first need (the fallback validator, the format scanners)",
         stats: summarise([core.onFirstNeed]),
         unit: "KB",
       },

@@ -19,7 +19,7 @@
 // the chunks it imports statically, each gzipped) against the 30,000-byte
 // target with its largest parts (each source file, each inlined npm
 // package), then each chunk loaded only on first need (the fallback
-// validator). The bundle is measured, not shipped.
+// validator, the format scanners). The bundle is measured, not shipped.
 //
 //   deno run --allow-read --allow-write --allow-run --allow-env tasks/build.ts
 

@@ -85,7 +85,7 @@ Deno.test("mod.ts's import graph does find the core's npm dependencies, so the c
   assert.ok(graph.modules.some((m) => m.specifier.endsWith("/src/core/dispatch/tool_set.ts")));
 });
 
-Deno.test("mod.ts loads @cfworker/json-schema only through a dynamic import, so a bundle splits it off", async () => {
+Deno.test("mod.ts loads @cfworker/json-schema and the format scanners only through dynamic imports, so a bundle splits them off", async () => {
   const graph = await coreGraph();
   const modules = new Map(graph.modules.map((module) => [module.specifier, module]));
   const loaded = new Set<string>();
@@ -99,5 +99,8 @@ Deno.test("mod.ts loads @cfworker/json-schema only through a dynamic import, so 
   }
   const npm = [...loaded].filter((specifier) => specifier.startsWith("npm:")).map(npmName).sort();
   assert.deepEqual(npm, ["@valibot/to-json-schema", "valibot"]);
+  const apart = ["/src/core/schema/_cfworker.ts", "/src/core/schema/validator/_formats.ts"];
+  assert.deepEqual([...loaded].filter((specifier) => apart.some((path) => specifier.endsWith(path))), []);
+  assert.ok(graph.modules.some((module) => module.specifier.endsWith(apart[1])), "the scanners are in the graph");
   assert.ok(loaded.has(graph.roots[0]) && loaded.size > 50, `${loaded.size} modules loaded up front`);
 });

@@ -259,6 +259,21 @@ const checks: readonly Check[] = [
     },
   },
   {
+    name: "call() asserts a format with the format scanners, which load apart from the core on first need",
+    run: async () => {
+      const tools = new ToolSet().register(defineJsonTool({
+        name: "when",
+        description: "Takes a date.",
+        inputSchema: { type: "object", properties: { at: { type: "string", format: "date" } }, required: ["at"] },
+        formats: "assert",
+        effects: [],
+        run: () => ({}),
+      }));
+      expectFailure(await tools.call({ id: "c1", name: "when", arguments: { at: "2026-02-30" } }), "invalid_input");
+      expectOutput(await tools.call({ id: "c2", name: "when", arguments: { at: "2026-02-28" } }));
+    },
+  },
+  {
     name: "call() reports invalid_input with diagnostics and never runs the handler",
     run: async () => {
       const { tools, runs } = fixture();

@@ -18,7 +18,7 @@ import { SchemaRefusal } from "./validator/refusal.ts";
 import { type CheckedValidator, checkValidator, type CompiledValidator } from "./validator/validator.ts";
 import { deepFreeze } from "../common/_deep_freeze.ts";
 import { walkSubschemas } from "./_subschemas.ts";
-import { loadedFallback, loadFallback } from "./_load_fallback.ts";
+import { type Apart, FALLBACK, SCANNERS } from "./_apart.ts";
 
 /** A JSON Schema: an object or a boolean, as JSON carries it. */
 export type JsonSchema = boolean | { readonly [keyword: string]: unknown };
@@ -93,11 +93,13 @@ export interface CompiledSchema {
   /** Which validator runs it. */
   readonly engine: SchemaEngine;
   /**
-   * Settles when the fallback validator has loaded, while it has not:
-   * `@cfworker/json-schema` loads apart from the core, the first time a
-   * schema needs it, so a `fallback` schema is validated only once this
-   * settles. `undefined` when `validate` can run now, as it always can for
-   * the `compiled` engine. Rejects when the fallback cannot load.
+   * Settles when what this schema's validator needs has loaded, while it
+   * has not: the fallback validator (`@cfworker/json-schema`, for a
+   * `fallback` schema) and the format scanners (for a format asserted with
+   * `formats: "assert"`) load apart from the core, the first time a schema
+   * needs them, so such a schema is validated only once this settles.
+   * `undefined` when `validate` can run now, as it always can for any other
+   * schema. Rejects when what it needs cannot load.
    */
   readonly loading: Promise<void> | undefined;
   /**
@@ -107,8 +109,8 @@ export interface CompiledSchema {
    * @returns Valid, or at most 16 sorted diagnostics.
    * @throws {SchemaBudgetError} When the value takes more steps than the
    * budget: the schema's cost multiplies, the value is not at fault.
-   * @throws {TypeError} While `loading` has not settled, or when the
-   * fallback failed to load.
+   * @throws {TypeError} While `loading` has not settled, or when what it
+   * needs failed to load.
    * @throws {InvalidSpecError} When the fallback cannot read the schema
    * (a duplicate schema URI), which it finds only then.
    */
@@ -343,7 +345,7 @@ export function compileSchema(
         budget: options.budget,
         label,
       });
-      return compiled(draft, copy, checked);
+      return compiled(label, draft, copy, checked);
     } catch (error) {
       if (!(error instanceof SchemaRefusal)) throw error;
       refusal = error;
@@ -371,28 +373,36 @@ export function compileSchema(
 }
 
 /** A schema the compiled validator runs: checked now, its closures built on its first validation. */
-function compiled(draft: JsonSchemaDraft, schema: JsonSchema, checked: CheckedValidator): CompiledSchema {
+function compiled(
+  label: string,
+  draft: JsonSchemaDraft,
+  schema: JsonSchema,
+  checked: CheckedValidator,
+): CompiledSchema {
+  const engine = "compiled";
+  if (checked.assertsFormats) {
+    return builtApart({ draft, schema, engine }, label, SCANNERS, "the format scanners it needs have", (scanners) => {
+      const validator = checked.compile(scanners);
+      return (value) => answer(validator, value);
+    });
+  }
   let validator: CompiledValidator | undefined;
   return {
     draft,
     schema,
-    engine: "compiled",
+    engine,
     loading: undefined,
-    validate(value: unknown): SchemaValidation {
-      validator ??= checked.compile();
-      // A valid value is answered by the boolean check alone; only a failing one is walked again for diagnostics.
-      if (validator.isValid(value)) return VALID;
-      return { ok: false, ...boundDiagnostics(validator.diagnose(value)) };
-    },
+    validate: (value) => answer(validator ??= checked.compile(), value),
   };
 }
 
-/**
- * A schema the fallback validates. cfworker compiles it on its first
- * validation, once it has loaded; loading starts now, so that the first
- * validation seldom waits. What cfworker alone refuses (a duplicate schema
- * URI) throws there.
- */
+/** The compiled validator's answer: a valid value by the boolean check alone, a failing one walked again for diagnostics. */
+function answer(validator: CompiledValidator, value: unknown): SchemaValidation {
+  if (validator.isValid(value)) return VALID;
+  return { ok: false, ...boundDiagnostics(validator.diagnose(value)) };
+}
+
+/** A schema the fallback validates: cfworker compiles it on its first validation, once it has loaded. */
 function fallback(
   label: string,
   draft: JsonSchemaDraft,
@@ -400,30 +410,49 @@ function fallback(
   remotes: Readonly<Record<string, JsonSchema>>,
   assertFormats: boolean,
 ): CompiledSchema {
+  return builtApart(
+    { draft, schema, engine: "fallback" },
+    label,
+    FALLBACK,
+    "the fallback validator it needs has",
+    (compile) => {
+      try {
+        return compile(schema, draft, remotes, assertFormats);
+      } catch (error) {
+        // What cfworker alone refuses (a duplicate schema URI) is found only now: the schema is at fault.
+        throw new InvalidSpecError(`Cannot compile the ${label}: ${messageOfThrown(error)}`, { path: "" });
+      }
+    },
+  );
+}
+
+/**
+ * A schema whose validator needs a part that loads apart from the core.
+ * Loading starts now, so that the first validation seldom waits; the
+ * validator is built on the first validation after it has loaded.
+ */
+function builtApart<T>(
+  fields: Pick<CompiledSchema, "draft" | "schema" | "engine">,
+  label: string,
+  part: Apart<T>,
+  needs: string,
+  build: (loaded: T) => (value: unknown) => SchemaValidation,
+): CompiledSchema {
   // A failed load is reported by `loading` and `validate`, never as an unhandled rejection.
-  loadFallback().catch(() => {});
+  part.load().catch(() => {});
   let validate: ((value: unknown) => SchemaValidation) | undefined;
   return {
-    draft,
-    schema,
-    engine: "fallback",
+    ...fields,
     get loading() {
-      return loadedFallback() === undefined ? loadFallback() : undefined;
+      return part.loaded === undefined ? part.load() : undefined;
     },
     validate(value: unknown): SchemaValidation {
       if (validate === undefined) {
-        const compile = loadedFallback();
-        if (compile === undefined) {
-          throw new TypeError(
-            `Cannot validate against the ${label} as the fallback validator it needs has not loaded: await its loading first`,
-          );
+        const loaded = part.loaded;
+        if (loaded === undefined) {
+          throw new TypeError(`Cannot validate against the ${label} as ${needs} not loaded: await its loading first`);
         }
-        try {
-          validate = compile(schema, draft, remotes, assertFormats);
-        } catch (error) {
-          // What cfworker alone refuses (a duplicate schema URI) is found only now: the schema is at fault.
-          throw new InvalidSpecError(`Cannot compile the ${label}: ${messageOfThrown(error)}`, { path: "" });
-        }
+        validate = build(loaded);
       }
       return validate(value);
     },

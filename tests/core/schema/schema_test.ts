@@ -277,8 +277,13 @@ Deno.test("compileSchema() refuses $dynamicRef, which the fallback would resolve
 Deno.test("compileSchema() treats format as an annotation unless asked to assert it, on either path", async () => {
   const schema: JsonSchema = { type: "string", format: "date" };
   assert.deepEqual(compileSchema(schema).validate("not a date"), { ok: true });
-  const asserted = compileSchema(schema, { formats: "assert" }).validate("not a date");
+  const asserting = compileSchema(schema, { formats: "assert" });
+  await asserting.loading;
+  const asserted = asserting.validate("not a date");
   assert.equal(asserted.ok === false && asserted.diagnostics[0].keyword, "format");
+  assert.deepEqual(asserting.validate("2026-12-01"), { ok: true });
+  // Asked to assert formats, a schema that holds none needs no scanners.
+  assert.equal(compileSchema({ type: "string" }, { formats: "assert" }).loading, undefined);
   // The fallback (cfworker) always asserts formats, so annotate strips them from its copy.
   const draft4 = { $schema: "http://json-schema.org/draft-04/schema#", type: "string", format: "date" };
   await compileSchema(draft4).loading;

@@ -12,7 +12,7 @@ import type { PatternEngine } from "./patterns.ts";
 import { type Draft, UNSUPPORTED } from "./_keywords.ts";
 import { jsonDepth } from "./_json_equal.ts";
 import { MAX_SCHEMA_DEPTH, type Registry, resolveReference } from "./_refs.ts";
-import { FORMATS, STANDARD_FORMATS } from "./_formats.ts";
+import { ASSERTED_FORMATS, STANDARD_FORMATS } from "./_format_names.ts";
 
 /** What the check needs besides the schema. */
 export interface CheckOptions {
@@ -80,10 +80,13 @@ const BOUNDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"];
  * @param schema The schema: an object or a boolean, indexed in `options.registry`.
  * @param base Its base URI.
  * @param options Draft, registry, pattern engine, formats, the node budget.
+ * @returns Whether it asserts a format, so that compiling it needs the format scanners.
  * @throws {SchemaRefusal} When the schema is refused.
  */
-export function checkSchema(schema: unknown, base: string, options: CheckOptions): void {
-  new Checker(options).check(schema, base);
+export function checkSchema(schema: unknown, base: string, options: CheckOptions): boolean {
+  const checker = new Checker(options);
+  checker.check(schema, base);
+  return checker.assertsFormats;
 }
 
 /** Walks schemas as the compiler does; one checker per schema. */
@@ -93,6 +96,8 @@ class Checker {
   readonly #children = new Map<object, unknown[]>();
   readonly #queue: [Record<string, unknown>, string, string][] = [];
   #count = 0;
+  /** Whether a format the validator asserts appears. */
+  assertsFormats = false;
 
   constructor(options: CheckOptions) {
     this.#options = options;
@@ -269,7 +274,9 @@ class Checker {
     if ("format" in schema) {
       const format = schema.format;
       if (typeof format !== "string") throw malformed("format", location, "a string", format);
-      if (this.#options.assertFormats && !Object.hasOwn(FORMATS, format) && STANDARD_FORMATS.has(format)) {
+      const { assertFormats } = this.#options;
+      if (assertFormats && ASSERTED_FORMATS.has(format)) this.assertsFormats = true;
+      else if (assertFormats && STANDARD_FORMATS.has(format)) {
         throw new SchemaRefusal(
           "unsupported",
           "format",

@@ -26,7 +26,7 @@ import {
   uniqueItemsPart,
 } from "./_parts.ts";
 import { type Registry, resolveReference, type Target } from "./_refs.ts";
-import { FORMATS } from "./_formats.ts";
+import type { FormatScanners } from "./_format_names.ts";
 import { leafCheck, matchesLeaf, readLeaf } from "./_leaf.ts";
 
 /** What the compiler needs besides the schema. */
@@ -35,6 +35,8 @@ export interface CompilerOptions {
   readonly registry: Registry;
   readonly patterns: PatternEngine;
   readonly assertFormats: boolean;
+  /** The format scanners, when the schema asserts a format. */
+  readonly scanners: FormatScanners | undefined;
   readonly runtime: Runtime;
 }
 
@@ -150,8 +152,11 @@ export class Compiler {
           push(sink, path, "pattern", `Expected a string matching the pattern ${JSON.stringify(source)}.`),
       });
     }
+    const { assertFormats, scanners } = this.#options;
     const format = schema.format as string;
-    if (this.#options.assertFormats && Object.hasOwn(FORMATS, format)) parts.push(formatPart(format, FORMATS[format]));
+    if (assertFormats && scanners !== undefined && Object.hasOwn(scanners, format)) {
+      parts.push(formatPart(format, scanners[format]));
+    }
   }
 
   #arrayParts(

@@ -17,6 +17,7 @@ import { checkSchema } from "./_check.ts";
 import { Compiler } from "./_compile.ts";
 import type { Draft } from "./_keywords.ts";
 import type { Runtime } from "./_node.ts";
+import type { FormatScanners } from "./_format_names.ts";
 import { createRegistry, indexDocument, type Registry, resolveUri, ROOT_BASE } from "./_refs.ts";
 
 /** The drafts compiled: 2020-12 and draft-07. */
@@ -35,6 +36,12 @@ export interface ValidatorOptions {
   readonly patterns?: PatternEngine;
   /** `"annotate"` (default, as 2020-12 says) ignores `format`; `"assert"` checks the common formats. */
   readonly formats?: "annotate" | "assert";
+  /**
+   * The format scanners (`FORMATS` of `_formats.ts`, which loads apart from
+   * the core): {@linkcode compileValidator} needs them for a schema that
+   * asserts a format.
+   */
+  readonly scanners?: FormatScanners;
   /** Bounds on compiling and on validating; see {@linkcode ValidatorBudget}. */
   readonly budget?: ValidatorBudget;
   /** Names the schema in budget errors, e.g. `inputSchema`. Default `schema`. */
@@ -83,12 +90,16 @@ function draftOf(declared: string): Draft | undefined {
 export interface CheckedValidator {
   /** The draft the schema is compiled as. */
   readonly draft: ValidatorDraft;
+  /** Whether the schema asserts a format: compiling it then needs the format scanners. */
+  readonly assertsFormats: boolean;
   /**
    * Builds the validator's closures; call it once, when the first value is to be validated.
    *
+   * @param scanners The format scanners, when the schema asserts a format.
    * @returns The compiled validator.
+   * @throws {TypeError} When the schema asserts a format and no scanners are given.
    */
-  compile(): CompiledValidator;
+  compile(scanners?: FormatScanners): CompiledValidator;
 }
 
 /**
@@ -135,7 +146,7 @@ export function checkValidator(schema: unknown, options: ValidatorOptions = {}):
   const known = draft;
   const patterns = options.patterns ?? nativePatterns;
   const assertFormats = options.formats === "assert";
-  checkSchema(schema, ROOT_BASE, {
+  const assertsFormats = checkSchema(schema, ROOT_BASE, {
     draft,
     registry: index(schema, options.remotes, draft),
     patterns,
@@ -145,14 +156,18 @@ export function checkValidator(schema: unknown, options: ValidatorOptions = {}):
   });
   return {
     draft,
-    compile: () => {
+    assertsFormats,
+    compile: (scanners) => {
+      if (assertsFormats && scanners === undefined) {
+        throw new TypeError("Cannot compile the schema as it asserts a format: current value is no format scanners");
+      }
       const registry = index(schema, options.remotes, known);
       const runtime: Runtime = {
         steps: 0,
         limit: options.budget?.stepsPerValue ?? DEFAULT_VALIDATOR_BUDGET.stepsPerValue,
         label: options.label ?? "schema",
       };
-      const compiler = new Compiler({ draft: known, registry, patterns, assertFormats, runtime });
+      const compiler = new Compiler({ draft: known, registry, patterns, assertFormats, scanners, runtime });
       const root = compiler.compile(schema, registry.bases.get(schema as object) ?? ROOT_BASE, "");
       const check = root.check;
       const maxDiagnostics = options.maxDiagnostics ?? 64;
@@ -185,12 +200,14 @@ function index(schema: unknown, remotes: Readonly<Record<string, unknown>> | und
 }
 
 /**
- * Compiles a JSON Schema (2020-12 or draft-07) into a validator: {@linkcode checkValidator}, then its `compile()`.
+ * Compiles a JSON Schema (2020-12 or draft-07) into a validator: {@linkcode checkValidator}, then its
+ * `compile()` with `options.scanners`.
  *
  * @param schema The schema: an object or a boolean. It is read, never changed, and must not change afterwards.
  * @param options Draft, remotes, pattern engine, format assertion, budget.
  * @returns The compiled validator.
  * @throws {SchemaRefusal} As {@linkcode checkValidator} does.
+ * @throws {TypeError} When the schema asserts a format and `options.scanners` is absent.
  *
  * @example Validate and diagnose
  * ```ts
@@ -209,5 +226,5 @@ function index(schema: unknown, remotes: Readonly<Record<string, unknown>> | und
  * ```
  */
 export function compileValidator(schema: unknown, options: ValidatorOptions = {}): CompiledValidator {
-  return checkValidator(schema, options).compile();
+  return checkValidator(schema, options).compile(options.scanners);
 }

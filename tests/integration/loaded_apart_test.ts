@@ -1,11 +1,12 @@
-// The fallback validator loads apart from the core, the first time a schema
-// needs it. Each case runs in a fresh process, where it has not loaded yet,
-// so the wait is real: a call, and a resume whose record's schema needs it,
-// are answered once it has loaded, never refused or accepted before.
+// The fallback validator and the format scanners load apart from the core,
+// the first time a schema needs them. Each case runs in a fresh process,
+// where they have not loaded yet, so the wait is real: a call, and a resume
+// whose record's schema needs them, are answered once they have loaded,
+// never refused or accepted before.
 
 import assert from "node:assert/strict";
 
-const script = new URL("./fixtures/fallback_process.ts", import.meta.url).pathname;
+const script = new URL("./fixtures/loaded_apart_process.ts", import.meta.url).pathname;
 const config = new URL("../../deno.json", import.meta.url).pathname;
 
 async function run(mode: string, input?: string): Promise<unknown> {
@@ -41,4 +42,8 @@ Deno.test("a record whose resume schema needs the fallback is resumed in a fresh
   const record = await run("park");
   assert.equal((record as { v?: number }).v, 1);
   assert.deepEqual(await run("resume", JSON.stringify(record)), ["invalid_input", "output"]);
+});
+
+Deno.test("a tool asserting a format answers its first call once the format scanners have loaded", async () => {
+  assert.deepEqual(await run("formats"), ["invalid_input", "output"]);
 });
