@@ -1,9 +1,9 @@
 // The static check: walks a schema the way the compiler will, in the same
 // order, and refuses what the compiler must not be given (a malformed
 // keyword, an unresolvable `$ref`, a pattern the engine cannot express, an
-// expansion over the budget) or does not implement. It builds no closures,
-// so defining a tool costs a walk; the compiler, run on a schema that
-// passed, refuses nothing.
+// expansion over the budget) or does not implement. It builds nothing to
+// validate with, so defining a tool costs a walk; the compiler, run on a
+// schema that passed, refuses nothing.
 
 import { appendPointer } from "../../common/_json_pointer.ts";
 import { showValue } from "../../common/_show_value.ts";
@@ -59,13 +59,8 @@ function isCount(value: unknown): value is number {
   return Number.isInteger(value) && (value as number) >= 0;
 }
 
-/**
- * Whether a value is an array of distinct strings.
- *
- * @param value The value.
- * @returns Whether it is one.
- */
-export function isNameList(value: unknown): value is string[] {
+/** Whether a value is an array of distinct strings. */
+function isNameList(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((name) => typeof name === "string") &&
     new Set(value).size === value.length;
 }
