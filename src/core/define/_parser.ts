@@ -11,17 +11,12 @@ import type { CompiledSchema } from "../schema/schema.ts";
 export function parserFor(
   schema: CompiledSchema,
 ): (value: unknown) => ParseResult | Promise<ParseResult> {
-  const parse = (value: unknown): ParseResult => {
+  const parse = (value: unknown): ParseResult | Promise<ParseResult> => {
+    const loading = schema.loading;
+    if (loading !== undefined) return loading.then(() => parse(value));
     const outcome = schema.validate(value);
     if (outcome.ok) return { ok: true, value };
-    return {
-      ok: false,
-      diagnostics: outcome.diagnostics,
-      omitted: outcome.omitted,
-    };
+    return { ok: false, diagnostics: outcome.diagnostics, omitted: outcome.omitted };
   };
-  return (value) => {
-    const loading = schema.loading;
-    return loading === undefined ? parse(value) : loading.then(() => parse(value));
-  };
+  return parse;
 }

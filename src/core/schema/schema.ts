@@ -327,10 +327,10 @@ export function compileSchema(
   }
   const draft = options.draft ?? draftOf(schema);
   const assertFormats = options.formats === "assert";
-  // The copies the validator reads when it is built, on the first validation: frozen, so that what passed the
-  // check now is what it compiles then.
-  const copy = deepFreeze(structuredClone(schema));
-  const ownRemotes = Object.keys(remotes).length === 0 ? remotes : deepFreeze(structuredClone(remotes));
+  // Private copies, which the validator reads when it is built, on the first validation: nothing can change them
+  // in between, so what passed the check now is what it compiles then.
+  const copy = structuredClone(schema);
+  const ownRemotes = Object.keys(remotes).length === 0 ? remotes : structuredClone(remotes);
   const untrusted = options.patterns !== undefined && options.patterns !== nativePatterns;
   // Why the fallback runs the schema: the compiled validator's refusal, or a draft it does not compile.
   let why = `the draft ${draft} is not compiled`;
@@ -373,27 +373,15 @@ export function compileSchema(
 }
 
 /** A schema the compiled validator runs: checked now, its closures built on its first validation. */
-function compiled(
-  label: string,
-  draft: JsonSchemaDraft,
-  schema: JsonSchema,
-  checked: CheckedValidator,
-): CompiledSchema {
-  const engine = "compiled";
+function compiled(label: string, draft: JsonSchemaDraft, own: JsonSchema, checked: CheckedValidator): CompiledSchema {
   if (checked.assertsFormats) {
-    return builtApart({ draft, schema, engine }, label, SCANNERS, "the format scanners it needs have", (scanners) => {
+    return builtApart(label, draft, "compiled", own, SCANNERS, "the format scanners it needs have", (scanners) => {
       const validator = checked.compile(scanners);
       return (value) => answer(validator, value);
     });
   }
   let validator: CompiledValidator | undefined;
-  return {
-    draft,
-    schema,
-    engine,
-    loading: undefined,
-    validate: (value) => answer(validator ??= checked.compile(), value),
-  };
+  return new Compiled(draft, "compiled", own, (value) => answer(validator ??= checked.compile(), value));
 }
 
 /** The compiled validator's answer: a valid value by the boolean check alone, a failing one walked again for diagnostics. */
@@ -406,24 +394,18 @@ function answer(validator: CompiledValidator, value: unknown): SchemaValidation 
 function fallback(
   label: string,
   draft: JsonSchemaDraft,
-  schema: JsonSchema,
+  own: JsonSchema,
   remotes: Readonly<Record<string, JsonSchema>>,
   assertFormats: boolean,
 ): CompiledSchema {
-  return builtApart(
-    { draft, schema, engine: "fallback" },
-    label,
-    FALLBACK,
-    "the fallback validator it needs has",
-    (compile) => {
-      try {
-        return compile(schema, draft, remotes, assertFormats);
-      } catch (error) {
-        // What cfworker alone refuses (a duplicate schema URI) is found only now: the schema is at fault.
-        throw new InvalidSpecError(`Cannot compile the ${label}: ${messageOfThrown(error)}`, { path: "" });
-      }
-    },
-  );
+  return builtApart(label, draft, "fallback", own, FALLBACK, "the fallback validator it needs has", (compile) => {
+    try {
+      return compile(own, draft, remotes, assertFormats);
+    } catch (error) {
+      // What cfworker alone refuses (a duplicate schema URI) is found only now: the schema is at fault.
+      throw new InvalidSpecError(`Cannot compile the ${label}: ${messageOfThrown(error)}`, { path: "" });
+    }
+  });
 }
 
 /**
@@ -432,8 +414,10 @@ function fallback(
  * validator is built on the first validation after it has loaded.
  */
 function builtApart<T>(
-  fields: Pick<CompiledSchema, "draft" | "schema" | "engine">,
   label: string,
+  draft: JsonSchemaDraft,
+  engine: SchemaEngine,
+  own: JsonSchema,
   part: Apart<T>,
   needs: string,
   build: (loaded: T) => (value: unknown) => SchemaValidation,
@@ -441,22 +425,54 @@ function builtApart<T>(
   // A failed load is reported by `loading` and `validate`, never as an unhandled rejection.
   part.load().catch(() => {});
   let validate: ((value: unknown) => SchemaValidation) | undefined;
-  return {
-    ...fields,
-    get loading() {
-      return part.loaded === undefined ? part.load() : undefined;
-    },
-    validate(value: unknown): SchemaValidation {
-      if (validate === undefined) {
-        const loaded = part.loaded;
-        if (loaded === undefined) {
-          throw new TypeError(`Cannot validate against the ${label} as ${needs} not loaded: await its loading first`);
-        }
-        validate = build(loaded);
+  return new Compiled(draft, engine, own, (value) => {
+    if (validate === undefined) {
+      const loaded = part.loaded;
+      if (loaded === undefined) {
+        throw new TypeError(`Cannot validate against the ${label} as ${needs} not loaded: await its loading first`);
       }
-      return validate(value);
-    },
-  };
+      validate = build(loaded);
+    }
+    return validate(value);
+  }, part);
+}
+
+/** A compiled schema over its private copy, which only its validator reads. */
+class Compiled implements CompiledSchema {
+  readonly draft: JsonSchemaDraft;
+  readonly engine: SchemaEngine;
+  readonly #own: JsonSchema;
+  readonly #validate: (value: unknown) => SchemaValidation;
+  readonly #part: Apart<unknown> | undefined;
+  #shown: JsonSchema | undefined;
+
+  constructor(
+    draft: JsonSchemaDraft,
+    engine: SchemaEngine,
+    own: JsonSchema,
+    validate: (value: unknown) => SchemaValidation,
+    part?: Apart<unknown>,
+  ) {
+    this.draft = draft;
+    this.engine = engine;
+    this.#own = own;
+    this.#validate = validate;
+    this.#part = part;
+  }
+
+  /** A frozen copy of the private one, made when first read. */
+  get schema(): JsonSchema {
+    return this.#shown ??= deepFreeze(structuredClone(this.#own));
+  }
+
+  get loading(): Promise<void> | undefined {
+    const part = this.#part;
+    return part === undefined || part.loaded !== undefined ? undefined : part.load();
+  }
+
+  validate(value: unknown): SchemaValidation {
+    return this.#validate(value);
+  }
 }
 
 /** Where a document (the schema or a remote, by URI) uses a keyword the fallback would run with backtracking. */
