@@ -267,6 +267,23 @@ Deno.test("compileSchema() compiles 2020-12 and draft-07 schemas and leaves othe
   assert.equal(recursive.engine, "fallback");
 });
 
+Deno.test("compileSchema() reports what cfworker alone refuses, a duplicate schema URI, on the first validation", async () => {
+  const schema = compileSchema({
+    $schema: "http://json-schema.org/draft-04/schema#",
+    definitions: { a: { id: "https://example.com/a.json" }, b: { id: "https://example.com/a.json" } },
+  }, { label: "inputSchema" });
+  assert.equal(schema.engine, "fallback");
+  await schema.loading;
+  for (let i = 0; i < 2; i++) {
+    assert.throws(
+      () => schema.validate({}),
+      (error) =>
+        error instanceof InvalidSpecError &&
+        /^Cannot compile the inputSchema: Duplicate schema URI/.test(error.message),
+    );
+  }
+});
+
 Deno.test("compileSchema() refuses $dynamicRef, which the fallback would resolve unsoundly", () => {
   assert.throws(
     () => compileSchema({ $dynamicAnchor: "node", items: { $dynamicRef: "#node" } }),
