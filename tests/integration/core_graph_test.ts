@@ -6,10 +6,16 @@ import assert from "node:assert/strict";
 interface GraphModule {
   readonly specifier: string;
   readonly kind?: string;
-  readonly dependencies?: readonly { readonly specifier: string }[];
+  readonly dependencies?: readonly {
+    readonly specifier: string;
+    /** Where the code comes from; absent for a type-only import. */
+    readonly code?: { readonly specifier: string };
+    readonly isDynamic?: boolean;
+  }[];
 }
 
 interface Graph {
+  readonly roots: readonly string[];
   readonly modules: readonly GraphModule[];
   readonly npmPackages: Readonly<Record<string, { readonly dependencies?: readonly string[] }>>;
 }
@@ -87,4 +93,24 @@ Deno.test("mod.ts's import graph holds none of the OpenTelemetry entry, the brid
   );
   assert.deepEqual(outside, []);
   assert.ok(graph.modules.some((m) => m.specifier.endsWith("/src/core/dispatch/observer.ts")), "the observer is core");
+});
+
+Deno.test("mod.ts loads @cfworker/json-schema and the format scanners only through dynamic imports, so a bundle splits them off", async () => {
+  const graph = await coreGraph();
+  const modules = new Map(graph.modules.map((module) => [module.specifier, module]));
+  const loaded = new Set<string>();
+  const queue = [...graph.roots];
+  for (let specifier = queue.pop(); specifier !== undefined; specifier = queue.pop()) {
+    if (loaded.has(specifier)) continue;
+    loaded.add(specifier);
+    for (const dependency of modules.get(specifier)?.dependencies ?? []) {
+      if (dependency.code && !dependency.isDynamic) queue.push(dependency.code.specifier);
+    }
+  }
+  const npm = [...loaded].filter((specifier) => specifier.startsWith("npm:")).map(npmName).sort();
+  assert.deepEqual(npm, ["@valibot/to-json-schema", "valibot"]);
+  const apart = ["/src/core/schema/_cfworker.ts", "/src/core/schema/validator/_formats.ts"];
+  assert.deepEqual([...loaded].filter((specifier) => apart.some((path) => specifier.endsWith(path))), []);
+  assert.ok(graph.modules.some((module) => module.specifier.endsWith(apart[1])), "the scanners are in the graph");
+  assert.ok(loaded.has(graph.roots[0]) && loaded.size > 50, `${loaded.size} modules loaded up front`);
 });

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { type CompiledValidator, compileValidator } from "../../src/core/schema/validator/validator.ts";
 import { SchemaRefusal } from "../../src/core/schema/validator/refusal.ts";
+import { FORMATS } from "../../src/core/schema/validator/_formats.ts";
 
 const SUITE = Deno.env.get("SALVOR_JSON_SCHEMA_SUITE");
 const KNOWN_FAILURES: Record<string, string> = JSON.parse(
@@ -64,7 +65,7 @@ async function runDraft(draft: "2020-12" | "7", failures: Map<string, string>): 
       let validator: CompiledValidator | undefined;
       let refusal: string | undefined;
       try {
-        validator = compileValidator(group.schema, { draft, remotes, formats });
+        validator = compileValidator(group.schema, { draft, remotes, formats, scanners: FORMATS });
       } catch (error) {
         if (!(error instanceof SchemaRefusal)) throw error;
         if (error.kind === "unsupported") {

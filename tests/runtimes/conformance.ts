@@ -238,6 +238,42 @@ const checks: readonly Check[] = [
     },
   },
   {
+    name: "call() runs a draft-04 schema on the fallback validator, which loads apart from the core on first need",
+    run: async () => {
+      const inputSchema = {
+        $schema: "http://json-schema.org/draft-04/schema#",
+        type: "object",
+        properties: { n: { type: "number", maximum: 5, exclusiveMaximum: true } },
+        required: ["n"],
+      };
+      const tools = new ToolSet().register(
+        defineJsonTool({ name: "below_5", description: "Takes n below 5.", inputSchema, effects: [], run: () => ({}) }),
+      );
+      expectFailure(await tools.call({ id: "c1", name: "below_5", arguments: { n: 5 } }), "invalid_input");
+      expectOutput(await tools.call({ id: "c2", name: "below_5", arguments: { n: 4 } }));
+      const schema = compileSchema(inputSchema);
+      expectEqual(schema.engine, "fallback", "engine");
+      await schema.loading;
+      expectEqual(schema.validate({ n: 4.5 }), { ok: true }, "a valid value");
+      expectEqual(schema.validate({ n: 5 }).ok, false, "5 against exclusiveMaximum");
+    },
+  },
+  {
+    name: "call() asserts a format with the format scanners, which load apart from the core on first need",
+    run: async () => {
+      const tools = new ToolSet().register(defineJsonTool({
+        name: "when",
+        description: "Takes a date.",
+        inputSchema: { type: "object", properties: { at: { type: "string", format: "date" } }, required: ["at"] },
+        formats: "assert",
+        effects: [],
+        run: () => ({}),
+      }));
+      expectFailure(await tools.call({ id: "c1", name: "when", arguments: { at: "2026-02-30" } }), "invalid_input");
+      expectOutput(await tools.call({ id: "c2", name: "when", arguments: { at: "2026-02-28" } }));
+    },
+  },
+  {
     name: "call() reports invalid_input with diagnostics and never runs the handler",
     run: async () => {
       const { tools, runs } = fixture();

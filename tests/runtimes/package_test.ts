@@ -1,8 +1,8 @@
 // The npm package as a Node.js user installs it (tests/runtimes/_npm_consumer.ts):
 // its declarations type a consumer of every entrypoint under tsc, Node.js
 // runs a call through every entrypoint and a step of each bridge with its
-// real framework, and the root entrypoint loads
-// neither a `node:` module nor the MCP SDK.
+// real framework, and the root entrypoint loads neither a `node:` module nor
+// the MCP SDK, and the fallback validator only once a schema needs it.
 
 import assert from "node:assert/strict";
 import { consumer, installPackage, path } from "./_npm_consumer.ts";
@@ -115,12 +115,13 @@ Deno.test("Node.js runs a step of each bridge with the real framework and its mo
   ]);
 });
 
-Deno.test("importing the root entrypoint in Node.js loads ES modules of the core's packages alone: no node:, no MCP SDK", async () => {
+/** The npm packages (and files outside any) a Node.js script loads, read by module hooks; all must be ES modules. */
+async function packagesLoaded(script: string): Promise<string[]> {
   const log = new URL("load_log.jsonl", consumer);
   await Deno.remove(log).catch(() => {});
   const hooks =
     'data:text/javascript,import { register } from "node:module"; import { pathToFileURL } from "node:url"; register("./load_log.mjs", pathToFileURL("./"));';
-  const { code, stderr } = await node(["--import", hooks, "--input-type=module", "-e", 'import "@salvor/tools";']);
+  const { code, stderr } = await node(["--import", hooks, "--input-type=module", "-e", script]);
   assert.equal(code, 0, stderr);
   const loaded: { url: string; format: string }[] = (await Deno.readTextFile(log)).trim().split("\n").map((line) =>
     JSON.parse(line)
@@ -128,7 +129,26 @@ Deno.test("importing the root entrypoint in Node.js loads ES modules of the core
   // Only ES modules: a CommonJS module's own require() calls would pass the hooks unseen.
   assert.deepEqual([...new Set(loaded.map(({ format }) => format))], ["module"]);
   const packages = new Set(loaded.map(({ url }) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? url));
-  assert.deepEqual([...packages].sort(), [
+  return [...packages].sort();
+}
+
+Deno.test("importing the root entrypoint in Node.js loads ES modules of the core's packages alone: no node:, no MCP SDK", async () => {
+  assert.deepEqual(await packagesLoaded('import "@salvor/tools";'), [
+    "@salvor/tools",
+    "@valibot/to-json-schema",
+    "valibot",
+  ]);
+});
+
+Deno.test("the root entrypoint loads @cfworker/json-schema in Node.js once a schema needs the fallback validator", async () => {
+  const script = `
+    import { defineJsonTool, ToolSet } from "@salvor/tools";
+    const inputSchema = { $schema: "http://json-schema.org/draft-04/schema#", type: "object" };
+    const tool = defineJsonTool({ name: "t", description: "A tool.", inputSchema, effects: [], run: () => ({}) });
+    const end = await new ToolSet().register(tool).call({ id: "1", name: "t", arguments: {} });
+    if (end.type !== "output") throw new Error(JSON.stringify(end));
+  `;
+  assert.deepEqual(await packagesLoaded(script), [
     "@cfworker/json-schema",
     "@salvor/tools",
     "@valibot/to-json-schema",

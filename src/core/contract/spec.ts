@@ -11,6 +11,7 @@ import type { JsonSchema } from "../schema/schema.ts";
 import { isRecord } from "../common/_is_record.ts";
 import { showValue } from "../common/_show_value.ts";
 import { checkJsonValue } from "../common/limits.ts";
+import { deepFreeze } from "../common/_deep_freeze.ts";
 
 /** Prompt and UI hints: shown to people or appended to prompts, never validated against. */
 export interface ToolHints {
@@ -256,14 +257,6 @@ function specProblems(spec: ToolSpec): SpecProblem[] {
     );
   }
   return problems;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 /**

@@ -520,9 +520,10 @@ export interface DefineJsonToolOptions<Input = unknown> extends ToolMetadata {
  * Defines a tool from raw JSON Schema (Draft 2020-12, or draft-07 when
  * `$schema` says so), compiled by `compileSchema` into closures, with
  * `@cfworker/json-schema` as the fallback for what those do not implement.
- * Both schemas are checked and compiled now: a bad schema (an invalid
- * regular expression, `enum: 5`, `required: "name"`) fails here, not at
- * call time.
+ * Both schemas are checked now: a bad schema (an invalid regular
+ * expression, `enum: 5`, `required: "name"`) fails here, not at call time.
+ * Each is compiled into closures on its first validation, so defining many
+ * tools costs only their checks.
  *
  * @param options The spec fields, the schemas and the handler.
  * @returns The tool, ready to register.

@@ -481,7 +481,7 @@ export class Dispatcher {
     answer: unknown,
     read: CallOptions,
     burn: (() => boolean | Promise<boolean>) | undefined,
-  ): Admitted {
+  ): Admitted | Promise<Admitted> {
     const record = readRecord(stored, this.#limits);
     if (!("v" in record)) {
       return failed(refusedResume("the call", "the record is malformed", one(record)));
@@ -519,6 +519,9 @@ export class Dispatcher {
         ));
       }
     }
+    // The fallback validator loads apart from the core: a record's schema that needs it is read again once it has.
+    const loading = resumeSchema.loading;
+    if (loading !== undefined) return loading.then(() => this.#admitRecord(stored, answer, read, burn));
     // The answer handed on is exactly the copy that was validated.
     const copied = copyJsonValue(answer, this.#limits);
     const verdict = copied.ok ? resumeSchema.validate(copied.value) : { ok: false as const, ...one(copied.problem) };
@@ -676,7 +679,10 @@ export class Dispatcher {
     emit: (event: ProgressEvent) => void,
   ): TerminalEvent | Promise<TerminalEvent> {
     const { entry } = job;
-    const parsed = entry.inputCheck ? validated(entry.inputCheck, job.args) : parseWith(entry.parseInput, job.args);
+    // A schema still loading its validator is awaited by its parser.
+    const parsed = entry.inputCheck?.loading === undefined && entry.inputCheck
+      ? validated(entry.inputCheck, job.args)
+      : parseWith(entry.parseInput, job.args);
     if (!(parsed instanceof Promise)) return this.#admitted(job, control, parsed, emit);
     return control.race(parsed).then((raced) =>
       raced === STOPPED ? this.#stopped(job, control, false) : this.#admitted(job, control, raced, emit)
@@ -1077,7 +1083,7 @@ export class Dispatcher {
     const copied = copyJsonValue(output, this.#limits);
     if (!copied.ok) return failed(invalidOutput(name, one(copied.problem)));
     if (!entry.parseOutput) return outputEvent(result, copied.value);
-    const parsed = entry.outputCheck
+    const parsed = entry.outputCheck?.loading === undefined && entry.outputCheck
       ? validated(entry.outputCheck, copied.value)
       : parseWith(entry.parseOutput, copied.value);
     return parsed instanceof Promise

@@ -15,9 +15,10 @@ import { messageOfThrown } from "../common/_describe_thrown.ts";
 import type { ValidatorBudget } from "./validator/budget.ts";
 import { nativePatterns, type PatternEngine } from "./validator/patterns.ts";
 import { SchemaRefusal } from "./validator/refusal.ts";
-import { type CompiledValidator, compileValidator } from "./validator/validator.ts";
+import { type CheckedValidator, checkValidator, type CompiledValidator } from "./validator/validator.ts";
+import { deepFreeze } from "../common/_deep_freeze.ts";
 import { walkSubschemas } from "./_subschemas.ts";
-import { compileFallback } from "./_cfworker.ts";
+import { type Apart, FALLBACK, SCANNERS } from "./_apart.ts";
 import { asNearestDraft } from "./_nearest_draft.ts";
 
 /** A JSON Schema: an object or a boolean, as JSON carries it. */
@@ -81,14 +82,27 @@ export type ParseResult =
  */
 export type SchemaEngine = "compiled" | "fallback";
 
-/** A schema checked and compiled once, ready to validate many values. */
+/**
+ * A schema checked once, ready to validate many values. Its validator is
+ * built on the first validation, so a schema never used costs only its check.
+ */
 export interface CompiledSchema {
   /** The draft the schema is validated as. */
   readonly draft: JsonSchemaDraft;
-  /** The schema as compiled: a private deep copy of the one given. */
+  /** The schema as compiled: a private, frozen deep copy of the one given. */
   readonly schema: JsonSchema;
   /** Which validator runs it. */
   readonly engine: SchemaEngine;
+  /**
+   * Settles when what this schema's validator needs has loaded, while it
+   * has not: the fallback validator (`@cfworker/json-schema`, for a
+   * `fallback` schema) and the format scanners (for a format asserted with
+   * `formats: "assert"`) load apart from the core, the first time a schema
+   * needs them, so such a schema is validated only once this settles.
+   * `undefined` when `validate` can run now, as it always can for any other
+   * schema. Rejects when what it needs cannot load.
+   */
+  readonly loading: Promise<void> | undefined;
   /**
    * Validates a value that is already known to be plain JSON data.
    *
@@ -96,6 +110,10 @@ export interface CompiledSchema {
    * @returns Valid, or at most 16 sorted diagnostics.
    * @throws {SchemaBudgetError} When the value takes more steps than the
    * budget: the schema's cost multiplies, the value is not at fault.
+   * @throws {TypeError} While `loading` has not settled, or when what it
+   * needs failed to load.
+   * @throws {InvalidSpecError} When the fallback cannot read the schema
+   * (a duplicate schema URI), which it finds only then.
    */
   validate(value: unknown): SchemaValidation;
 }
@@ -221,15 +239,19 @@ function checkDocument(document: unknown, label: string, limits: JsonLimits, rem
 }
 
 /**
- * Checks and compiles a JSON Schema for validation: it and each of its
- * remotes must be a JSON Schema object (or boolean) within the limits, and
- * every `$ref` must resolve inside them. A 2020-12 or draft-07 schema is
- * compiled into closures (`engine: "compiled"`); a malformed one (an invalid
- * regular expression, `enum: 5`, `required: "name"`, ...) is refused. A
+ * Checks a JSON Schema for validation now, and compiles it on its first
+ * validation: it and each of its remotes must be a JSON Schema object (or
+ * boolean) within the limits, and every `$ref` must resolve inside them. A
+ * 2020-12 or draft-07 schema is compiled into closures (`engine:
+ * "compiled"`); a malformed one (an invalid regular expression, `enum: 5`,
+ * `required: "name"`, ...) is refused now, as is everything the compiler
+ * would refuse, so compiling it later cannot fail. A
  * schema using what the compiled validator does not implement (another
  * draft, `$recursiveRef`, `$vocabulary`, a pattern valid only without the
  * `u` flag) is validated by `@cfworker/json-schema` (`engine: "fallback"`),
- * which reads malformed keywords leniently. `$dynamicRef`, and an asserted
+ * which reads malformed keywords leniently; it loads apart from the core
+ * the first time a schema needs it, so await `loading` before the first
+ * `validate` of such a schema. `$dynamicRef`, and an asserted
  * format neither implements, are refused: the fallback would accept values
  * the schema forbids. Compilation reads no file and no network; the schema
  * given is copied, never changed.
@@ -270,6 +292,18 @@ function checkDocument(document: unknown, label: string, limits: JsonLimits, rem
  *
  * assert.throws(() => compileSchema({ type: "object", required: "name" }), InvalidSpecError);
  * ```
+ *
+ * @example A draft-04 schema runs on the fallback, once it has loaded
+ * ```ts
+ * import { compileSchema } from "@salvor/tools/dyn";
+ * import assert from "node:assert/strict";
+ *
+ * const schema = compileSchema({ $schema: "http://json-schema.org/draft-04/schema#", maximum: 5, exclusiveMaximum: true });
+ * assert.equal(schema.engine, "fallback");
+ * await schema.loading;
+ * assert.equal(schema.validate(5).ok, false);
+ * assert.deepEqual(schema.validate(4), { ok: true });
+ * ```
  */
 export function compileSchema(
   schema: JsonSchema,
@@ -294,26 +328,28 @@ export function compileSchema(
   }
   const draft = options.draft ?? draftOf(schema);
   const assertFormats = options.formats === "assert";
-  const copy = structuredClone(schema) as JsonSchema;
+  // Private copies, which the validator reads when it is built, on the first validation: nothing can change them
+  // in between, so what passed the check now is what it compiles then.
+  const copy = structuredClone(schema);
+  const ownRemotes = Object.keys(remotes).length === 0 ? remotes : structuredClone(remotes);
   // Any pattern engine but the native one marks the schema untrusted: it never runs on the
   // fallback validator, which has no step budget and backtracks.
   const untrusted = options.patterns !== undefined && options.patterns !== nativePatterns;
-  const compiledAs = untrusted ? nearestCompiled(schema, draft, label) : { draft, schema };
+  const compiledAs = untrusted ? nearestCompiled(copy, draft, label) : { draft, schema: copy };
   // Why the fallback runs the schema: the compiled validator's refusal, or a draft it does not compile.
   let why = `the draft ${draft} is not compiled`;
   if (compiledAs.draft === "2020-12" || compiledAs.draft === "7") {
     let refusal: SchemaRefusal;
     try {
-      // The validator reads the schema it is given for as long as it lives: a private copy.
-      const validator = compileValidator(structuredClone(compiledAs.schema), {
+      const checked = checkValidator(compiledAs.schema, {
         draft: compiledAs.draft,
-        remotes,
+        remotes: ownRemotes,
         patterns: options.patterns,
         formats: options.formats,
         budget: options.budget,
         label,
       });
-      return compiled(draft, copy, validator);
+      return compiled(label, draft, copy, checked);
     } catch (error) {
       if (!(error instanceof SchemaRefusal)) throw error;
       refusal = error;
@@ -334,16 +370,7 @@ export function compileSchema(
       { path: "" },
     );
   }
-  let validate: (value: unknown) => SchemaValidation;
-  try {
-    validate = compileFallback(schema, draft, remotes, assertFormats);
-  } catch (error) {
-    throw new InvalidSpecError(
-      `Cannot compile the ${label}: ${messageOfThrown(error)}`,
-      { path: "" },
-    );
-  }
-  return { draft, schema: copy, engine: "fallback", validate };
+  return fallback(label, draft, copy, ownRemotes, assertFormats);
 }
 
 /**
@@ -367,17 +394,107 @@ function nearestCompiled(
   );
 }
 
-function compiled(draft: JsonSchemaDraft, schema: JsonSchema, validator: CompiledValidator): CompiledSchema {
-  return {
-    draft,
-    schema,
-    engine: "compiled",
-    validate(value: unknown): SchemaValidation {
-      // A valid value is answered by the boolean check alone; only a failing one is walked again for diagnostics.
-      if (validator.isValid(value)) return VALID;
-      return { ok: false, ...boundDiagnostics(validator.diagnose(value)) };
-    },
-  };
+/** A schema the compiled validator runs: checked now, its closures built on its first validation. */
+function compiled(label: string, draft: JsonSchemaDraft, own: JsonSchema, checked: CheckedValidator): CompiledSchema {
+  if (checked.assertsFormats) {
+    return builtApart(label, draft, "compiled", own, SCANNERS, "the format scanners it needs have", (scanners) => {
+      const validator = checked.compile(scanners);
+      return (value) => answer(validator, value);
+    });
+  }
+  let validator: CompiledValidator | undefined;
+  return new Compiled(draft, "compiled", own, (value) => answer(validator ??= checked.compile(), value));
+}
+
+/** The compiled validator's answer: a valid value by the boolean check alone, a failing one walked again for diagnostics. */
+function answer(validator: CompiledValidator, value: unknown): SchemaValidation {
+  if (validator.isValid(value)) return VALID;
+  return { ok: false, ...boundDiagnostics(validator.diagnose(value)) };
+}
+
+/** A schema the fallback validates: cfworker compiles it on its first validation, once it has loaded. */
+function fallback(
+  label: string,
+  draft: JsonSchemaDraft,
+  own: JsonSchema,
+  remotes: Readonly<Record<string, JsonSchema>>,
+  assertFormats: boolean,
+): CompiledSchema {
+  return builtApart(label, draft, "fallback", own, FALLBACK, "the fallback validator it needs has", (compile) => {
+    try {
+      return compile(own, draft, remotes, assertFormats);
+    } catch (error) {
+      // What cfworker alone refuses (a duplicate schema URI) is found only now: the schema is at fault.
+      throw new InvalidSpecError(`Cannot compile the ${label}: ${messageOfThrown(error)}`, { path: "" });
+    }
+  });
+}
+
+/**
+ * A schema whose validator needs a part that loads apart from the core.
+ * Loading starts now, so that the first validation seldom waits; the
+ * validator is built on the first validation after it has loaded.
+ */
+function builtApart<T>(
+  label: string,
+  draft: JsonSchemaDraft,
+  engine: SchemaEngine,
+  own: JsonSchema,
+  part: Apart<T>,
+  needs: string,
+  build: (loaded: T) => (value: unknown) => SchemaValidation,
+): CompiledSchema {
+  // A failed load is reported by `loading` and `validate`, never as an unhandled rejection.
+  part.load().catch(() => {});
+  let validate: ((value: unknown) => SchemaValidation) | undefined;
+  return new Compiled(draft, engine, own, (value) => {
+    if (validate === undefined) {
+      const loaded = part.loaded;
+      if (loaded === undefined) {
+        throw new TypeError(`Cannot validate against the ${label} as ${needs} not loaded: await its loading first`);
+      }
+      validate = build(loaded);
+    }
+    return validate(value);
+  }, part);
+}
+
+/** A compiled schema over its private copy, which only its validator reads. */
+class Compiled implements CompiledSchema {
+  readonly draft: JsonSchemaDraft;
+  readonly engine: SchemaEngine;
+  readonly #own: JsonSchema;
+  readonly #validate: (value: unknown) => SchemaValidation;
+  readonly #part: Apart<unknown> | undefined;
+  #shown: JsonSchema | undefined;
+
+  constructor(
+    draft: JsonSchemaDraft,
+    engine: SchemaEngine,
+    own: JsonSchema,
+    validate: (value: unknown) => SchemaValidation,
+    part?: Apart<unknown>,
+  ) {
+    this.draft = draft;
+    this.engine = engine;
+    this.#own = own;
+    this.#validate = validate;
+    this.#part = part;
+  }
+
+  /** A frozen copy of the private one, made when first read. */
+  get schema(): JsonSchema {
+    return this.#shown ??= deepFreeze(structuredClone(this.#own));
+  }
+
+  get loading(): Promise<void> | undefined {
+    const part = this.#part;
+    return part === undefined || part.loaded !== undefined ? undefined : part.load();
+  }
+
+  validate(value: unknown): SchemaValidation {
+    return this.#validate(value);
+  }
 }
 
 const VALID: SchemaValidation = Object.freeze({ ok: true });

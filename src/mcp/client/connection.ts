@@ -24,6 +24,7 @@ import type { DynTool, ToolContext, ValidatedInvocation } from "../../core/contr
 import type { ExecutionEvent } from "../../core/contract/events.ts";
 import { type ToolFailure, toolFailure } from "../../core/contract/failure.ts";
 import { compileSchema } from "../../core/schema/schema.ts";
+import { FALLBACK } from "../../core/schema/_apart.ts";
 import { linearPatterns } from "../../core/schema/validator/linear_patterns.ts";
 import { describeTool, type ToolDescriptor } from "../../core/contract/spec.ts";
 import { markChecked } from "../../core/define/_checked.ts";
@@ -1311,6 +1312,9 @@ export async function openMcpConnection(
     );
   }
   const timeoutMs = wholeOption(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS, "connectTimeoutMs", options.name);
+  // The SDK validates synchronously through the core's compiler, so the fallback validator, which loads apart from
+  // the core, is loaded before a server's schema can need it.
+  await FALLBACK.load();
   const connection = new McpServerConnection(CONNECTION_TOKEN, transport, options, process);
   await openConnection(connection, timeoutMs);
   return connection;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { defineJsonTool, InvalidSpecError, type JsonSchema } from "../../../mod.ts";
-import { compileSchema, draftOf, linearPatterns } from "../../../dyn.ts";
+import { compileSchema, draftOf, linearPatterns, type PatternEngine } from "../../../dyn.ts";
 
 function paths(schema: JsonSchema, value: unknown): string[] {
   const result = compileSchema(schema).validate(value);
@@ -117,7 +117,7 @@ Deno.test("compileSchema() checks each remote as it checks the schema, naming th
   assert.equal(compiled.validate({ n: "1", b: 1 }).ok, false);
 });
 
-Deno.test("compileSchema() refuses an internal reference that does not resolve; the fallback fails closed on one", () => {
+Deno.test("compileSchema() refuses an internal reference that does not resolve; the fallback fails closed on one", async () => {
   assert.throws(
     () => compileSchema({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } }),
     (error) => error instanceof InvalidSpecError && /"#\/\$defs\/missing"/.test(error.message),
@@ -130,6 +130,7 @@ Deno.test("compileSchema() refuses an internal reference that does not resolve; 
     properties: { a: { $ref: "#/$defs/missing" } },
   });
   assert.equal(fallback.engine, "fallback");
+  await fallback.loading;
   const result = fallback.validate({ a: 1 });
   assert.equal(result.ok, false);
   if (!result.ok) assert.equal(result.diagnostics[0].keyword, "$ref");
@@ -150,6 +151,22 @@ Deno.test("compileSchema() refuses what is not a schema", () => {
   }
   assert.deepEqual(compileSchema(true).validate(1), { ok: true });
   assert.equal(compileSchema(false).validate(1).ok, false);
+});
+
+Deno.test("compileSchema() checks a schema at once and builds its validator on the first validation, once", () => {
+  let compiles = 0;
+  const counting: PatternEngine = {
+    compile: (source) => {
+      compiles++;
+      return new RegExp(source, "u");
+    },
+  };
+  const schema = compileSchema({ type: "string", pattern: "^a+$" }, { patterns: counting });
+  assert.equal(compiles, 1, "the check asks the engine whether it can run the pattern");
+  assert.ok(Object.isFrozen(schema.schema));
+  assert.deepEqual(schema.validate("aa"), { ok: true });
+  assert.equal(schema.validate("b").ok, false);
+  assert.equal(compiles, 2, "the validator is built once, on the first validation");
 });
 
 Deno.test("compileSchema() keeps a private copy: the caller's schema is neither changed nor consulted later", () => {
@@ -226,7 +243,7 @@ for (const [what, schema, message] of MALFORMED) {
   });
 }
 
-Deno.test("compileSchema() compiles 2020-12 and draft-07 schemas and leaves other drafts and $recursiveRef to the fallback", () => {
+Deno.test("compileSchema() compiles 2020-12 and draft-07 schemas and leaves other drafts and $recursiveRef to the fallback", async () => {
   assert.equal(compileSchema({ type: "object" }).engine, "compiled");
   assert.equal(
     compileSchema({ $schema: "http://json-schema.org/draft-07/schema#", type: "object" }).engine,
@@ -238,6 +255,8 @@ Deno.test("compileSchema() compiles 2020-12 and draft-07 schemas and leaves othe
     exclusiveMaximum: true,
   });
   assert.equal(draft4.engine, "fallback");
+  await draft4.loading;
+  assert.equal(draft4.loading, undefined);
   assert.equal(draft4.validate(5).ok, false);
   assert.deepEqual(draft4.validate(4), { ok: true });
   const recursive = compileSchema({
@@ -248,6 +267,23 @@ Deno.test("compileSchema() compiles 2020-12 and draft-07 schemas and leaves othe
   assert.equal(recursive.engine, "fallback");
 });
 
+Deno.test("compileSchema() reports what cfworker alone refuses, a duplicate schema URI, on the first validation", async () => {
+  const schema = compileSchema({
+    $schema: "http://json-schema.org/draft-04/schema#",
+    definitions: { a: { id: "https://example.com/a.json" }, b: { id: "https://example.com/a.json" } },
+  }, { label: "inputSchema" });
+  assert.equal(schema.engine, "fallback");
+  await schema.loading;
+  for (let i = 0; i < 2; i++) {
+    assert.throws(
+      () => schema.validate({}),
+      (error) =>
+        error instanceof InvalidSpecError &&
+        /^Cannot compile the inputSchema: Duplicate schema URI/.test(error.message),
+    );
+  }
+});
+
 Deno.test("compileSchema() refuses $dynamicRef, which the fallback would resolve unsoundly", () => {
   assert.throws(
     () => compileSchema({ $dynamicAnchor: "node", items: { $dynamicRef: "#node" } }),
@@ -255,13 +291,19 @@ Deno.test("compileSchema() refuses $dynamicRef, which the fallback would resolve
   );
 });
 
-Deno.test("compileSchema() treats format as an annotation unless asked to assert it, on either path", () => {
+Deno.test("compileSchema() treats format as an annotation unless asked to assert it, on either path", async () => {
   const schema: JsonSchema = { type: "string", format: "date" };
   assert.deepEqual(compileSchema(schema).validate("not a date"), { ok: true });
-  const asserted = compileSchema(schema, { formats: "assert" }).validate("not a date");
+  const asserting = compileSchema(schema, { formats: "assert" });
+  await asserting.loading;
+  const asserted = asserting.validate("not a date");
   assert.equal(asserted.ok === false && asserted.diagnostics[0].keyword, "format");
+  assert.deepEqual(asserting.validate("2026-12-01"), { ok: true });
+  // Asked to assert formats, a schema that holds none needs no scanners.
+  assert.equal(compileSchema({ type: "string" }, { formats: "assert" }).loading, undefined);
   // The fallback (cfworker) always asserts formats, so annotate strips them from its copy.
   const draft4 = { $schema: "http://json-schema.org/draft-04/schema#", type: "string", format: "date" };
+  await compileSchema(draft4).loading;
   assert.deepEqual(compileSchema(draft4).validate("not a date"), { ok: true });
   assert.equal(compileSchema(draft4, { formats: "assert" }).validate("not a date").ok, false);
   // A format neither validator asserts is refused rather than silently accepted.

@@ -1,8 +1,10 @@
 // What compileValidator refuses, with which kind and message.
 
 import assert from "node:assert/strict";
-import { compileValidator } from "../../../src/core/schema/validator/validator.ts";
+import { checkValidator, compileValidator } from "../../../src/core/schema/validator/validator.ts";
 import { SchemaRefusal } from "../../../src/core/schema/validator/refusal.ts";
+import { FORMATS } from "../../../src/core/schema/validator/_formats.ts";
+import { ASSERTED_FORMATS, STANDARD_FORMATS } from "../../../src/core/schema/validator/_format_names.ts";
 
 function refusal(schema: unknown, options = {}): SchemaRefusal {
   try {
@@ -115,10 +117,12 @@ Deno.test("compileValidator() ignores keywords that are not JSON Schema keywords
 
 Deno.test("compileValidator() ignores format unless asked to assert it", () => {
   assert.equal(compileValidator({ format: "email" }).isValid("nope"), true);
-  const asserting = compileValidator({ format: "email" }, { formats: "assert" });
+  const asserting = compileValidator({ format: "email" }, { formats: "assert", scanners: FORMATS });
   assert.equal(asserting.isValid("nope"), false);
   assert.equal(asserting.isValid("a@example.com"), true);
   assert.equal(compileValidator({ format: "x-custom" }, { formats: "assert" }).isValid("any"), true);
+  // A name every object inherits is no format either.
+  assert.equal(compileValidator({ format: "hasOwnProperty" }, { formats: "assert" }).isValid("any"), true);
 });
 
 Deno.test("compileValidator() reads the draft from $schema and draft-07 ignores $ref siblings", () => {
@@ -157,4 +161,18 @@ Deno.test("compileValidator() resolves $ref through remotes, $id bases and ancho
   assert.equal(validator.isValid({ b: "x" }), false);
   assert.equal(validator.isValid({ c: 0 }), false);
   assert.equal(validator.isValid({ d: 4 }), false);
+});
+
+Deno.test("the asserted format names are exactly the formats with a scanner, each a format the specification names", () => {
+  assert.deepEqual([...ASSERTED_FORMATS].sort(), Object.keys(FORMATS).sort());
+  for (const name of ASSERTED_FORMATS) assert.ok(STANDARD_FORMATS.has(name), name);
+});
+
+Deno.test("checkValidator() says whether a schema asserts a format, and its compile() needs the scanners then", () => {
+  const checked = checkValidator({ properties: { at: { format: "date-time" } } }, { formats: "assert" });
+  assert.equal(checked.assertsFormats, true);
+  assert.throws(() => checked.compile(), TypeError);
+  assert.equal(checked.compile(FORMATS).isValid({ at: "yesterday" }), false);
+  assert.equal(checkValidator({ format: "date-time" }).assertsFormats, false);
+  assert.equal(checkValidator({ format: "x-custom" }, { formats: "assert" }).assertsFormats, false);
 });

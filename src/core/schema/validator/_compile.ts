@@ -1,14 +1,14 @@
-// The compiler: walks a schema once and builds its tree of closures.
-// `$ref` targets are linked, not inlined, so recursion works and each
-// target compiles once; they are compiled from a queue, so a long chain of
-// references does not deepen the stack.
+// The compiler: walks a schema that passed the static check (`_check.ts`)
+// once and builds its tree of closures; it refuses nothing. `$ref` targets
+// are linked, not inlined, so recursion works and each target compiles
+// once; they are compiled from a queue, so a long chain of references does
+// not deepen the stack.
 
 import { appendPointer } from "../../common/_json_pointer.ts";
-import { SchemaRefusal } from "./refusal.ts";
 import { SchemaBudgetError } from "./budget.ts";
 import type { CompiledPattern, PatternEngine } from "./patterns.ts";
 import { type Evaluated, mergeEvaluated, newEvaluated } from "./_evaluated.ts";
-import { type Draft, UNSUPPORTED } from "./_keywords.ts";
+import type { Draft } from "./_keywords.ts";
 import { type Check, isObject, type Node, type Part, push, type Report, type Runtime, type Sink } from "./_node.ts";
 import { allOf as allChecks } from "./_node.ts";
 import {
@@ -19,17 +19,14 @@ import {
   enumPart,
   formatPart,
   isInherited,
-  isNameList,
   lengthPart,
-  malformed,
   multipleOfPart,
-  requiredNames,
   requiredPart,
   typePart,
   uniqueItemsPart,
 } from "./_parts.ts";
-import { MAX_SCHEMA_DEPTH, type Registry, resolveReference } from "./_refs.ts";
-import { FORMATS, STANDARD_FORMATS } from "./_formats.ts";
+import { type Registry, resolveReference, type Target } from "./_refs.ts";
+import type { FormatScanners } from "./_format_names.ts";
 import { leafCheck, matchesLeaf, readLeaf } from "./_leaf.ts";
 
 /** What the compiler needs besides the schema. */
@@ -38,10 +35,9 @@ export interface CompilerOptions {
   readonly registry: Registry;
   readonly patterns: PatternEngine;
   readonly assertFormats: boolean;
+  /** The format scanners, when the schema asserts a format. */
+  readonly scanners: FormatScanners | undefined;
   readonly runtime: Runtime;
-  readonly maxNodes: number;
-  /** Reads the draft a `$schema` value declares, or `undefined` for one not known. */
-  readonly draftOf: (declared: string) => Draft | undefined;
 }
 
 const TRUE_NODE: Node = { check: () => true, report: () => {}, ready: true, children: [], leaf: undefined };
@@ -67,51 +63,36 @@ export class Compiler {
   readonly #options: CompilerOptions;
   readonly #nodes = new Map<object, Node>();
   readonly #queue: [Node, Record<string, unknown>, string, string][] = [];
-  #count = 0;
 
   constructor(options: CompilerOptions) {
     this.#options = options;
   }
 
-  /**
-   * Compiles the root schema and everything it reaches.
-   *
-   * @throws {SchemaRefusal} When the schema is refused.
-   */
+  /** Compiles the root schema and everything it reaches. */
   compile(schema: unknown, base: string, location: string): Node {
-    const root = this.#node(schema, base, location, 0);
+    const root = this.#node(schema, base, location);
     while (this.#queue.length > 0) {
       const [node, object, nodeBase, nodeLocation] = this.#queue.pop()!;
-      this.#fill(node, object, nodeBase, nodeLocation, 0);
+      this.#fill(node, object, nodeBase, nodeLocation);
     }
     return root;
   }
 
-  #node(schema: unknown, base: string, location: string, depth: number): Node {
+  #node(schema: unknown, base: string, location: string): Node {
     if (schema === true) return TRUE_NODE;
     if (schema === false) return FALSE_NODE;
-    if (!isObject(schema)) {
-      throw new SchemaRefusal(
-        "invalid",
-        "malformed",
-        "",
-        location,
-        `Cannot compile the schema as the schema at ${
-          location || "the root"
-        } must be an object or a boolean: current value is ${JSON.stringify(schema)?.slice(0, 80)}`,
-      );
-    }
-    const known = this.#nodes.get(schema);
+    const object = schema as Record<string, unknown>;
+    const known = this.#nodes.get(object);
     if (known !== undefined) return known;
     const node: Node = { check: () => false, report: () => {}, ready: false, children: [], leaf: undefined };
-    this.#nodes.set(schema, node);
-    this.#fill(node, schema, this.#options.registry.bases.get(schema) ?? base, location, depth);
+    this.#nodes.set(object, node);
+    this.#fill(node, object, this.#options.registry.bases.get(object) ?? base, location);
     return node;
   }
 
   /** A `$ref` target: compiled now if known, else queued. */
   #link(schema: unknown, base: string, location: string): Node {
-    if (!isObject(schema)) return this.#node(schema, base, location, 0);
+    if (!isObject(schema)) return this.#node(schema, base, location);
     const known = this.#nodes.get(schema);
     if (known !== undefined) return known;
     const node: Node = { check: () => false, report: () => {}, ready: false, children: [], leaf: undefined };
@@ -120,29 +101,10 @@ export class Compiler {
     return node;
   }
 
-  #fill(node: Node, schema: Record<string, unknown>, base: string, location: string, depth: number): void {
-    const { draft, maxNodes, runtime } = this.#options;
-    if (++this.#count > maxNodes) {
-      throw new SchemaRefusal(
-        "invalid",
-        "budget",
-        "",
-        location,
-        `Cannot compile the schema as it has more than ${maxNodes} schemas`,
-      );
-    }
-    if (depth > MAX_SCHEMA_DEPTH) {
-      throw new SchemaRefusal(
-        "invalid",
-        "depth",
-        "",
-        location,
-        `Cannot compile the schema as it nests deeper than ${MAX_SCHEMA_DEPTH} schemas`,
-      );
-    }
-    this.#checkKeywords(schema, location);
+  #fill(node: Node, schema: Record<string, unknown>, base: string, location: string): void {
+    const { draft, runtime } = this.#options;
     const child = (value: unknown, keyword: string) => {
-      const compiled = this.#node(value, base, `${location}/${keyword}`, depth + 1);
+      const compiled = this.#node(value, base, `${location}/${keyword}`);
       node.children.push(compiled);
       return compiled;
     };
@@ -150,13 +112,13 @@ export class Compiler {
     const tail: Part[] = [];
     if (draft === "7" && "$ref" in schema) {
       // Draft-07: `$ref` alone applies; its siblings are ignored.
-      parts.push(this.#refPart(node, schema.$ref, base, location));
+      parts.push(this.#refPart(node, schema.$ref as string, base));
     } else {
-      this.#valueParts(schema, location, parts);
-      this.#arrayParts(schema, location, parts, tail, child);
-      this.#objectParts(schema, location, parts, tail, child);
-      if ("$ref" in schema) parts.push(this.#refPart(node, schema.$ref, base, location));
-      this.#logicParts(schema, location, parts, child);
+      this.#valueParts(schema, parts);
+      this.#arrayParts(schema, parts, tail, child);
+      this.#objectParts(schema, parts, tail, child);
+      if ("$ref" in schema) parts.push(this.#refPart(node, schema.$ref as string, base));
+      this.#logicParts(schema, parts, child);
     }
     assemble(node, parts, tail, runtime, "unevaluatedProperties" in schema, "unevaluatedItems" in schema);
     // A leaf cannot multiply the work, so it skips the step count as well.
@@ -167,147 +129,38 @@ export class Compiler {
     }
   }
 
-  #checkKeywords(schema: Record<string, unknown>, location: string): void {
-    const { draft } = this.#options;
-    for (const keyword in schema) {
-      if (UNSUPPORTED.has(keyword)) {
-        throw new SchemaRefusal(
-          "unsupported",
-          "keyword",
-          keyword,
-          appendPointer(location, keyword),
-          `Cannot compile the schema as "${keyword}" at ${appendPointer(location, keyword)} is not supported`,
-        );
-      }
-    }
-    if ("$schema" in schema) {
-      const declared = schema.$schema;
-      if (typeof declared !== "string") throw malformed("$schema", location, "a URI", declared);
-      const declares = this.#options.draftOf(declared);
-      // The caller may compile the root as another known draft; an embedded
-      // resource of another draft, or a custom meta-schema, is not compiled.
-      if (declares === undefined || (declares !== draft && location !== "")) {
-        throw new SchemaRefusal(
-          "unsupported",
-          "draft",
-          "$schema",
-          `${location}/$schema`,
-          `Cannot compile the schema as "$schema" at ${location}/$schema declares ${
-            JSON.stringify(declared)
-          }, not the draft ${draft} being compiled`,
-        );
-      }
-    }
-    if (draft === "2020-12") {
-      for (const keyword of ["$anchor", "$dynamicAnchor"]) {
-        const anchor = schema[keyword];
-        if (anchor !== undefined && (typeof anchor !== "string" || !/^[A-Za-z_][-A-Za-z0-9._]*$/.test(anchor))) {
-          throw malformed(keyword, location, "a plain name (a letter or _, then letters, digits, -, _ or .)", anchor);
-        }
-      }
-      if (typeof schema.$id === "string" && /#./.test(schema.$id)) {
-        throw malformed("$id", location, "a URI without a fragment", schema.$id);
-      }
-    }
-    if ("$id" in schema && typeof schema.$id !== "string") throw malformed("$id", location, "a string", schema.$id);
-  }
-
-  #valueParts(schema: Record<string, unknown>, location: string, parts: Part[]): void {
-    const type = "type" in schema ? typePart(schema.type, location) : undefined;
+  #valueParts(schema: Record<string, unknown>, parts: Part[]): void {
     // A typed object or array is checked with its type in one part, below.
-    if (type !== undefined && !isFusedObject(schema) && !isFusedArray(schema, this.#options.draft)) parts.push(type);
-    if ("const" in schema) parts.push(constPart(schema.const, location));
-    if ("enum" in schema) parts.push(enumPart(schema.enum, location));
-    for (const keyword of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]) {
-      if (keyword in schema) parts.push(boundPart(keyword, schema[keyword], location));
+    if ("type" in schema && !isFusedObject(schema) && !isFusedArray(schema, this.#options.draft)) {
+      parts.push(typePart(schema.type as string | string[]));
     }
-    if ("multipleOf" in schema) parts.push(multipleOfPart(schema.multipleOf, location));
+    if ("const" in schema) parts.push(constPart(schema.const));
+    if ("enum" in schema) parts.push(enumPart(schema.enum as unknown[]));
+    for (const keyword of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]) {
+      if (keyword in schema) parts.push(boundPart(keyword, schema[keyword] as number));
+    }
+    if ("multipleOf" in schema) parts.push(multipleOfPart(schema.multipleOf as number));
     for (const keyword of ["minLength", "maxLength"]) {
-      if (keyword in schema) parts.push(lengthPart(keyword, schema[keyword], location));
+      if (keyword in schema) parts.push(lengthPart(keyword, schema[keyword] as number));
     }
     if ("pattern" in schema) {
-      const pattern = this.#pattern(schema.pattern, "pattern", `${location}/pattern`);
       const source = schema.pattern as string;
+      const pattern = this.#options.patterns.compile(source);
       parts.push({
         check: (value) => typeof value !== "string" || pattern.test(value),
         report: (_value, path, sink) =>
           push(sink, path, "pattern", `Expected a string matching the pattern ${JSON.stringify(source)}.`),
       });
     }
-    if ("format" in schema) {
-      const format = schema.format;
-      if (typeof format !== "string") throw malformed("format", location, "a string", format);
-      if (this.#options.assertFormats) {
-        const accepts = FORMATS[format];
-        if (accepts !== undefined) parts.push(formatPart(format, accepts));
-        else if (STANDARD_FORMATS.has(format)) {
-          throw new SchemaRefusal(
-            "unsupported",
-            "format",
-            "format",
-            `${location}/format`,
-            `Cannot compile the schema as the format "${format}" at ${location}/format is not asserted by this validator`,
-          );
-        }
-      }
+    const { assertFormats, scanners } = this.#options;
+    const format = schema.format as string;
+    if (assertFormats && scanners !== undefined && Object.hasOwn(scanners, format)) {
+      parts.push(formatPart(format, scanners[format]));
     }
-  }
-
-  /** Compiles the pattern at `pointer`, the value of `keyword` or one of its keys. */
-  #pattern(source: unknown, keyword: string, pointer: string): CompiledPattern {
-    if (typeof source !== "string") throw malformed(keyword, "", "a string", source, pointer);
-    try {
-      new RegExp(source, "u");
-    } catch {
-      try {
-        new RegExp(source);
-      } catch {
-        throw malformed(keyword, "", "a regular expression (ECMA-262)", source, pointer);
-      }
-      // Valid only without the `u` flag JSON Schema reads patterns with
-      // (an identity escape such as `\_`): another validator may accept it.
-      throw new SchemaRefusal(
-        "unsupported",
-        "pattern",
-        keyword,
-        pointer,
-        `Cannot compile the schema as the pattern ${
-          JSON.stringify(source)
-        } at ${pointer} is not valid with the "u" flag`,
-      );
-    }
-    try {
-      return this.#options.patterns.compile(source);
-    } catch (error) {
-      throw new SchemaRefusal(
-        "unsupported",
-        "pattern",
-        keyword,
-        pointer,
-        `Cannot compile the schema as the pattern ${JSON.stringify(source)} at ${pointer} is not supported: ${
-          error instanceof Error ? error.message : String(error)
-        }`,
-      );
-    }
-  }
-
-  #schemaList(schema: Record<string, unknown>, keyword: string, location: string, nonEmpty: boolean): unknown[] {
-    const list = schema[keyword];
-    if (!Array.isArray(list) || (nonEmpty && list.length === 0)) {
-      throw malformed(keyword, location, nonEmpty ? "a non-empty array of schemas" : "an array of schemas", list);
-    }
-    return list;
-  }
-
-  #schemaMap(schema: Record<string, unknown>, keyword: string, location: string): Record<string, unknown> {
-    const map = schema[keyword];
-    if (!isObject(map)) throw malformed(keyword, location, "an object", map);
-    return map;
   }
 
   #arrayParts(
     schema: Record<string, unknown>,
-    location: string,
     parts: Part[],
     tail: Part[],
     child: (value: unknown, keyword: string) => Node,
@@ -316,46 +169,32 @@ export class Compiler {
     let tuple = 0;
     const prefixKeyword = draft === "7" ? "items" : "prefixItems";
     if (prefixKeyword in schema && (draft === "2020-12" || Array.isArray(schema.items))) {
-      const list = this.#schemaList(schema, prefixKeyword, location, false);
-      const nodes = list.map((item, i) => child(item, `${prefixKeyword}/${i}`));
+      const nodes = (schema[prefixKeyword] as unknown[]).map((item, i) => child(item, `${prefixKeyword}/${i}`));
       parts.push(tuplePart(prefixKeyword, nodes));
       tuple = nodes.length;
     }
     // Draft-07 ignores additionalItems unless items is an array.
     const restKeyword = draft === "7" ? (Array.isArray(schema.items) ? "additionalItems" : "items") : "items";
     const counts = ["minItems", "maxItems"].filter((keyword) => keyword in schema)
-      .map((keyword) => countPart(keyword, schema[keyword], location));
+      .map((keyword) => countPart(keyword, schema[keyword] as number));
     if (isFusedArray(schema, draft)) {
       const bound = (keyword: string, fallback: number) => (schema[keyword] ?? fallback) as number;
       parts.push(arrayPart(
         child(schema.items, "items"),
         bound("minItems", 0),
         bound("maxItems", Infinity),
-        typePart("array", location).report,
+        typePart("array").report,
         counts,
       ));
     } else {
       if (restKeyword in schema) parts.push(restPart(restKeyword, tuple, child(schema[restKeyword], restKeyword)));
       for (const part of counts) parts.push(part);
     }
-    if ("uniqueItems" in schema) {
-      const unique = uniqueItemsPart(schema.uniqueItems, location);
-      if (unique) parts.push(unique);
-    }
+    const unique = "uniqueItems" in schema ? uniqueItemsPart(schema.uniqueItems as boolean) : undefined;
+    if (unique) parts.push(unique);
     if ("contains" in schema) {
-      let min = 1;
-      let max = Infinity;
-      if (draft === "2020-12") {
-        for (const keyword of ["minContains", "maxContains"]) {
-          const count = schema[keyword];
-          if (count === undefined) continue;
-          if (!Number.isInteger(count) || (count as number) < 0) {
-            throw malformed(keyword, location, "a non-negative integer", count);
-          }
-          if (keyword === "minContains") min = count as number;
-          else max = count as number;
-        }
-      }
+      const min = draft === "2020-12" ? (schema.minContains ?? 1) as number : 1;
+      const max = draft === "2020-12" ? (schema.maxContains ?? Infinity) as number : Infinity;
       parts.push(containsPart(child(schema.contains, "contains"), min, max));
     }
     if (draft === "2020-12" && "unevaluatedItems" in schema) {
@@ -365,7 +204,6 @@ export class Compiler {
 
   #objectParts(
     schema: Record<string, unknown>,
-    location: string,
     parts: Part[],
     tail: Part[],
     child: (value: unknown, keyword: string) => Node,
@@ -374,7 +212,7 @@ export class Compiler {
     const names: string[] = [];
     const nodes: Node[] = [];
     if ("properties" in schema) {
-      const map = this.#schemaMap(schema, "properties", location);
+      const map = schema.properties as Record<string, unknown>;
       for (const name in map) {
         names.push(name);
         nodes.push(child(map[name], appendPointer("properties", name)));
@@ -383,22 +221,20 @@ export class Compiler {
     const patterns: CompiledPattern[] = [];
     const patternNodes: Node[] = [];
     if ("patternProperties" in schema) {
-      const map = this.#schemaMap(schema, "patternProperties", location);
+      const map = schema.patternProperties as Record<string, unknown>;
       for (const source in map) {
-        patterns.push(
-          this.#pattern(source, "patternProperties", appendPointer(`${location}/patternProperties`, source)),
-        );
+        patterns.push(this.#options.patterns.compile(source));
         patternNodes.push(child(map[source], appendPointer("patternProperties", source)));
       }
     }
     const additional = "additionalProperties" in schema
       ? child(schema.additionalProperties, "additionalProperties")
       : undefined;
-    const required = "required" in schema ? requiredNames(schema.required, location) : [];
+    const required = (schema.required ?? []) as string[];
     if (isFusedObject(schema)) {
       // Required properties that are declared are checked as the properties are read.
       const declared = new Set(names);
-      const typeReport = typePart("object", location).report;
+      const typeReport = typePart("object").report;
       parts.push(objectPart(names, nodes, required.filter((name) => declared.has(name)), additional, typeReport));
       const undeclared = requiredPart(required.filter((name) => !declared.has(name)));
       if (undeclared) parts.push(undeclared);
@@ -410,7 +246,7 @@ export class Compiler {
       if (all) parts.push(all);
     }
     for (const keyword of ["minProperties", "maxProperties"]) {
-      if (keyword in schema) parts.push(countPart(keyword, schema[keyword], location));
+      if (keyword in schema) parts.push(countPart(keyword, schema[keyword] as number));
     }
     if ("propertyNames" in schema) parts.push(propertyNamesPart(child(schema.propertyNames, "propertyNames")));
     const dependencyKeywords = draft === "7"
@@ -418,18 +254,14 @@ export class Compiler {
       : ["dependentRequired", "dependentSchemas", "dependencies"];
     for (const keyword of dependencyKeywords) {
       if (!(keyword in schema)) continue;
-      const map = this.#schemaMap(schema, keyword, location);
+      const map = schema[keyword] as Record<string, unknown>;
       const lists: Record<string, string[]> = {};
       const triggers: string[] = [];
       const schemas: Node[] = [];
       for (const name in map) {
         const value = map[name];
-        const listed = keyword === "dependentRequired" || (keyword === "dependencies" && Array.isArray(value));
-        if (listed) {
-          if (!isNameList(value)) {
-            throw malformed(keyword, location, `an object whose values are arrays of distinct strings`, map);
-          }
-          lists[name] = value;
+        if (keyword === "dependentRequired" || (keyword === "dependencies" && Array.isArray(value))) {
+          lists[name] = value as string[];
         } else {
           triggers.push(name);
           schemas.push(child(value, appendPointer(keyword, name)));
@@ -444,28 +276,10 @@ export class Compiler {
     }
   }
 
-  #refPart(node: Node, reference: unknown, base: string, location: string): Part {
-    const pointer = `${location}/$ref`;
-    if (typeof reference !== "string") throw malformed("$ref", location, "a string", reference);
-    const target = resolveReference(reference, base, this.#options.registry);
-    if (typeof target === "string") {
-      throw new SchemaRefusal(
-        target === "resource" ? "unsupported" : "invalid",
-        "reference",
-        "$ref",
-        pointer,
-        target === "resource"
-          ? `Cannot compile the schema as "$ref" at ${pointer} names ${
-            JSON.stringify(reference)
-          }, a document neither it nor its remotes hold`
-          : `Cannot compile the schema as "$ref" at ${pointer} names ${
-            JSON.stringify(reference)
-          }, which it does not hold`,
-      );
-    }
-    const targetLocation = isObject(target.schema)
-      ? this.#options.registry.locations.get(target.schema) ?? reference
-      : reference;
+  #refPart(node: Node, reference: string, base: string): Part {
+    const { registry } = this.#options;
+    const target = resolveReference(reference, base, registry) as Target;
+    const targetLocation = isObject(target.schema) ? registry.locations.get(target.schema) ?? reference : reference;
     const linked = this.#link(target.schema, target.base, targetLocation);
     node.children.push(linked);
     return {
@@ -476,13 +290,12 @@ export class Compiler {
 
   #logicParts(
     schema: Record<string, unknown>,
-    location: string,
     parts: Part[],
     child: (value: unknown, keyword: string) => Node,
   ): void {
     for (const keyword of ["allOf", "anyOf", "oneOf"] as const) {
       if (!(keyword in schema)) continue;
-      const nodes = this.#schemaList(schema, keyword, location, true).map((item, i) => child(item, `${keyword}/${i}`));
+      const nodes = (schema[keyword] as unknown[]).map((item, i) => child(item, `${keyword}/${i}`));
       parts.push(keyword === "allOf" ? allOfPart(nodes) : keyword === "anyOf" ? anyOfPart(nodes) : oneOfPart(nodes));
     }
     if ("not" in schema) parts.push(notPart(child(schema.not, "not")));

@@ -1,28 +1,8 @@
 // Format assertions, hand-written scanners: each reads its string once, so
-// no input can make them backtrack.
+// no input can make them backtrack. They load apart from the core, the
+// first time a schema asserts a format (`../_apart.ts`).
 
-/** Every format the specification names; asserting one not in {@linkcode FORMATS} is refused. */
-export const STANDARD_FORMATS: ReadonlySet<string> = new Set([
-  "date-time",
-  "date",
-  "time",
-  "duration",
-  "email",
-  "idn-email",
-  "hostname",
-  "idn-hostname",
-  "ipv4",
-  "ipv6",
-  "uri",
-  "uri-reference",
-  "iri",
-  "iri-reference",
-  "uuid",
-  "uri-template",
-  "json-pointer",
-  "relative-json-pointer",
-  "regex",
-]);
+import type { FormatScanners } from "./_format_names.ts";
 
 function isDigit(code: number): boolean {
   return code >= 0x30 && code <= 0x39;
@@ -354,8 +334,8 @@ export function isRegex(text: string): boolean {
   }
 }
 
-/** The asserted formats by name. */
-export const FORMATS: Readonly<Record<string, (text: string) => boolean>> = {
+/** The scanner of each format in `ASSERTED_FORMATS`, by name. */
+export const FORMATS: FormatScanners = {
   "date-time": isDateTime,
   date: isDate,
   time: isTime,

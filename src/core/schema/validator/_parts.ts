@@ -1,54 +1,11 @@
-// The keywords that read the value alone (no subschema): their shape checks,
-// checks and messages.
+// The keywords that read the value alone (no subschema): their checks and
+// messages. Their values passed the static check (`_check.ts`).
 
 import { showValue } from "../../common/_show_value.ts";
 import { appendPointer } from "../../common/_json_pointer.ts";
-import { SchemaRefusal } from "./refusal.ts";
-import { canonicalJson, jsonDepth, jsonEqual } from "./_json_equal.ts";
+import { canonicalJson, jsonEqual } from "./_json_equal.ts";
 import { isObject, type Part, push } from "./_node.ts";
-import { MAX_SCHEMA_DEPTH } from "./_refs.ts";
 import { codePoints } from "./_code_points.ts";
-
-/** The refusal for a keyword whose value is not what the keyword takes. */
-export function malformed(
-  keyword: string,
-  location: string,
-  expected: string,
-  value: unknown,
-  pointer = `${location}/${keyword}`,
-): SchemaRefusal {
-  return new SchemaRefusal(
-    "invalid",
-    "malformed",
-    keyword,
-    pointer,
-    `Cannot compile the schema as "${keyword}" at ${pointer} must be ${expected}: current value is ${showValue(value)}`,
-  );
-}
-
-/** Whether a value is a finite number, as JSON numbers are. */
-export function isNumber(value: unknown): value is number {
-  return typeof value === "number" && Number.isFinite(value);
-}
-
-/** Whether a value is a count: a non-negative integer (`2.0` included). */
-export function isCount(value: unknown): value is number {
-  return Number.isInteger(value) && (value as number) >= 0;
-}
-
-/** Whether a value is an array of distinct strings. */
-export function isNameList(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((name) => typeof name === "string") &&
-    new Set(value).size === value.length;
-}
-
-/** Reads a JSON value the schema compares values with, refusing one too deep to compare safely. */
-function comparable(keyword: string, location: string, value: unknown): unknown {
-  if (jsonDepth(value, MAX_SCHEMA_DEPTH) > MAX_SCHEMA_DEPTH) {
-    throw malformed(keyword, location, `at most ${MAX_SCHEMA_DEPTH} levels deep`, value);
-  }
-  return value;
-}
 
 // Names Object.prototype gives every object: reading one is not finding it.
 const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
@@ -63,7 +20,6 @@ export function isInherited(name: string): boolean {
   return INHERITED.has(name);
 }
 
-const TYPES = ["null", "boolean", "object", "array", "number", "string", "integer"];
 const ARTICLES: Record<string, string> = {
   null: "null",
   boolean: "a boolean",
@@ -102,11 +58,8 @@ function typeCheck(type: string): (value: unknown) => boolean {
 }
 
 /** `type`: one name or an array of distinct names. */
-export function typePart(type: unknown, location: string): Part {
+export function typePart(type: string | string[]): Part {
   const types = typeof type === "string" ? [type] : type;
-  if (!isNameList(types) || !types.every((name) => TYPES.includes(name))) {
-    throw malformed("type", location, `one of ${TYPES.map((t) => `"${t}"`).join(", ")} or an array of them`, type);
-  }
   const wanted = types.length === 0
     ? "no value"
     : types.map((name) => ARTICLES[name]).join(types.length === 2 ? " or " : ", ");
@@ -127,8 +80,7 @@ export function typePart(type: unknown, location: string): Part {
 }
 
 /** `const`: JSON equality with one value. */
-export function constPart(expected: unknown, location: string): Part {
-  comparable("const", location, expected);
+export function constPart(expected: unknown): Part {
   const composite = typeof expected === "object" && expected !== null;
   // What a value must equal is fixed once compiled: its message is written on first report, once.
   let message: string | undefined;
@@ -139,9 +91,7 @@ export function constPart(expected: unknown, location: string): Part {
 }
 
 /** `enum`: JSON equality with one of a list; scalars through a `Set`. */
-export function enumPart(list: unknown, location: string): Part {
-  if (!Array.isArray(list)) throw malformed("enum", location, "an array", list);
-  comparable("enum", location, list);
+export function enumPart(list: unknown[]): Part {
   const scalars = new Set(list.filter((item) => typeof item !== "object" || item === null));
   const composites = list.filter((item) => typeof item === "object" && item !== null);
   let message: string | undefined;
@@ -156,11 +106,7 @@ export function enumPart(list: unknown, location: string): Part {
 }
 
 /** `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`. */
-export function boundPart(keyword: string, limit: unknown, location: string): Part {
-  if (!isNumber(limit)) {
-    const expected = typeof limit === "boolean" ? "a number (the boolean form is draft-04's)" : "a number";
-    throw malformed(keyword, location, expected, limit);
-  }
+export function boundPart(keyword: string, limit: number): Part {
   switch (keyword) {
     case "minimum":
       return numberPart(keyword, (n) => n >= limit, `Expected a number at least ${limit}.`);
@@ -184,8 +130,7 @@ function numberPart(keyword: string, accepts: (value: number) => boolean, messag
  * `multipleOf`, exact on the decimals JSON writes: 0.3 is a multiple of 0.1,
  * 0.30000000000000004 is not, though floating point division says otherwise.
  */
-export function multipleOfPart(divisor: unknown, location: string): Part {
-  if (!isNumber(divisor) || divisor <= 0) throw malformed("multipleOf", location, "a number greater than 0", divisor);
+export function multipleOfPart(divisor: number): Part {
   const integral = Number.isInteger(divisor);
   const exactDivisor = decimalOf(divisor);
   return numberPart("multipleOf", (value) => {
@@ -220,8 +165,7 @@ function isDecimalMultiple(value: Decimal, divisor: Decimal): boolean {
 }
 
 /** `minLength` and `maxLength`; the UTF-16 length decides without counting when it can. */
-export function lengthPart(keyword: string, limit: unknown, location: string): Part {
-  if (!isCount(limit)) throw malformed(keyword, location, "a non-negative integer", limit);
+export function lengthPart(keyword: string, limit: number): Part {
   if (keyword === "minLength") {
     const twice = limit * 2;
     return {
@@ -239,8 +183,7 @@ export function lengthPart(keyword: string, limit: unknown, location: string): P
 }
 
 /** `minItems`, `maxItems`, `minProperties`, `maxProperties`. */
-export function countPart(keyword: string, limit: unknown, location: string): Part {
-  if (!isCount(limit)) throw malformed(keyword, location, "a non-negative integer", limit);
+export function countPart(keyword: string, limit: number): Part {
   const noun = keyword.endsWith("Items") ? "item" : "propert";
   const plural = noun === "item" ? (limit === 1 ? "item" : "items") : (limit === 1 ? "property" : "properties");
   const message = `Expected at ${keyword.startsWith("min") ? "least" : "most"} ${limit} ${plural}.`;
@@ -288,8 +231,7 @@ function repeated(items: readonly unknown[]): [number, number] | undefined {
 }
 
 /** `uniqueItems`. */
-export function uniqueItemsPart(unique: unknown, location: string): Part | undefined {
-  if (typeof unique !== "boolean") throw malformed("uniqueItems", location, "a boolean", unique);
+export function uniqueItemsPart(unique: boolean): Part | undefined {
   if (!unique) return undefined;
   return {
     check: (value) => !Array.isArray(value) || value.length < 2 || repeated(value) === undefined,
@@ -300,13 +242,7 @@ export function uniqueItemsPart(unique: unknown, location: string): Part | undef
   };
 }
 
-/** Reads `required`: distinct property names. */
-export function requiredNames(names: unknown, location: string): string[] {
-  if (!isNameList(names)) throw malformed("required", location, "an array of distinct strings", names);
-  return names;
-}
-
-/** `required`, from names already read. */
+/** `required`. */
 export function requiredPart(names: string[]): Part | undefined {
   if (names.length === 0) return undefined;
   const inherited = names.map(isInherited);

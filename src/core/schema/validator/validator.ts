@@ -1,6 +1,8 @@
 /**
  * A JSON Schema validator compiled once into a tree of closures: no `eval`,
- * no code built from strings, so it runs wherever code generation is forbidden.
+ * no code built from strings, so it runs wherever code generation is
+ * forbidden. A schema is checked first (everything the compiler would
+ * refuse is refused then) and compiled when it is first needed.
  * Schemas it does not implement are refused as `unsupported`, for the caller
  * to validate with cfworker instead.
  *
@@ -11,10 +13,12 @@ import type { Diagnostic } from "../../common/diagnostics.ts";
 import { DEFAULT_VALIDATOR_BUDGET, type ValidatorBudget } from "./budget.ts";
 import { nativePatterns, type PatternEngine } from "./patterns.ts";
 import { SchemaRefusal } from "./refusal.ts";
+import { checkSchema } from "./_check.ts";
 import { Compiler } from "./_compile.ts";
 import type { Draft } from "./_keywords.ts";
-import type { Node, Runtime } from "./_node.ts";
-import { createRegistry, indexDocument, resolveUri, ROOT_BASE } from "./_refs.ts";
+import type { Runtime } from "./_node.ts";
+import type { FormatScanners } from "./_format_names.ts";
+import { createRegistry, indexDocument, type Registry, resolveUri, ROOT_BASE } from "./_refs.ts";
 
 /** The drafts compiled: 2020-12 and draft-07. */
 export type ValidatorDraft = Draft;
@@ -32,6 +36,12 @@ export interface ValidatorOptions {
   readonly patterns?: PatternEngine;
   /** `"annotate"` (default, as 2020-12 says) ignores `format`; `"assert"` checks the common formats. */
   readonly formats?: "annotate" | "assert";
+  /**
+   * The format scanners (`FORMATS` of `_formats.ts`, which loads apart from
+   * the core): {@linkcode compileValidator} needs them for a schema that
+   * asserts a format.
+   */
+  readonly scanners?: FormatScanners;
   /** Bounds on compiling and on validating; see {@linkcode ValidatorBudget}. */
   readonly budget?: ValidatorBudget;
   /** Names the schema in budget errors, e.g. `inputSchema`. Default `schema`. */
@@ -76,16 +86,128 @@ function draftOf(declared: string): Draft | undefined {
   return undefined;
 }
 
+/** A schema that passed the check: compiling it is refused no more. */
+export interface CheckedValidator {
+  /** The draft the schema is compiled as. */
+  readonly draft: ValidatorDraft;
+  /** Whether the schema asserts a format: compiling it then needs the format scanners. */
+  readonly assertsFormats: boolean;
+  /**
+   * Builds the validator's closures; call it once, when the first value is to be validated.
+   *
+   * @param scanners The format scanners, when the schema asserts a format.
+   * @returns The compiled validator.
+   * @throws {TypeError} When the schema asserts a format and no scanners are given.
+   */
+  compile(scanners?: FormatScanners): CompiledValidator;
+}
+
 /**
- * Compiles a JSON Schema (2020-12 or draft-07) into a validator.
+ * Checks a JSON Schema (2020-12 or draft-07) for compiling, without building
+ * anything: what would be refused is refused now, and the closures are built
+ * by `compile()`, when first needed.
  *
  * @param schema The schema: an object or a boolean. It is read, never changed, and must not change afterwards.
- * @param options Draft, remotes, pattern engine, format assertion, budget.
- * @returns The compiled validator.
+ * @param options Draft, remotes (which must not change either), pattern engine, format assertion, budget.
+ * @returns The checked schema, ready to compile.
  * @throws {SchemaRefusal} With kind `unsupported` for a keyword, pattern,
  * format, draft or reference this validator does not handle (validate with
  * cfworker instead), or kind `invalid` for a malformed schema, one nested
  * deeper than 64 schemas, or one whose expansion exceeds the budget.
+ *
+ * @example Check now, compile on first use
+ * ```ts
+ * import { checkValidator } from "./validator.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const checked = checkValidator({ type: "array", items: { type: "integer" } });
+ * const validator = checked.compile();
+ * assert.equal(validator.isValid([1, 2]), true);
+ * assert.equal(validator.isValid([1, "2"]), false);
+ * ```
+ */
+export function checkValidator(schema: unknown, options: ValidatorOptions = {}): CheckedValidator {
+  const declared = typeof schema === "object" && schema !== null
+    ? (schema as Record<string, unknown>).$schema
+    : undefined;
+  let draft = options.draft;
+  if (draft === undefined) {
+    draft = typeof declared === "string" ? draftOf(declared) : "2020-12";
+    if (draft === undefined) {
+      throw new SchemaRefusal(
+        "unsupported",
+        "draft",
+        "$schema",
+        "/$schema",
+        `Cannot compile the schema as "$schema" at /$schema declares ${JSON.stringify(declared)}, a draft not compiled`,
+      );
+    }
+  }
+  const known = draft;
+  const patterns = options.patterns ?? nativePatterns;
+  const assertFormats = options.formats === "assert";
+  const assertsFormats = checkSchema(schema, ROOT_BASE, {
+    draft,
+    registry: index(schema, options.remotes, draft),
+    patterns,
+    assertFormats,
+    maxNodes: options.budget?.compiledNodes ?? DEFAULT_VALIDATOR_BUDGET.compiledNodes,
+    draftOf,
+  });
+  return {
+    draft,
+    assertsFormats,
+    compile: (scanners) => {
+      if (assertsFormats && scanners === undefined) {
+        throw new TypeError("Cannot compile the schema as it asserts a format: current value is no format scanners");
+      }
+      const registry = index(schema, options.remotes, known);
+      const runtime: Runtime = {
+        steps: 0,
+        limit: options.budget?.stepsPerValue ?? DEFAULT_VALIDATOR_BUDGET.stepsPerValue,
+        label: options.label ?? "schema",
+      };
+      const compiler = new Compiler({ draft: known, registry, patterns, assertFormats, scanners, runtime });
+      const root = compiler.compile(schema, registry.bases.get(schema as object) ?? ROOT_BASE, "");
+      const check = root.check;
+      const maxDiagnostics = options.maxDiagnostics ?? 64;
+      return {
+        draft: known,
+        isValid(value: unknown): boolean {
+          runtime.steps = 0;
+          return check(value, undefined);
+        },
+        diagnose(value: unknown): Diagnostic[] {
+          runtime.steps = 0;
+          const sink = { out: [] as Diagnostic[], max: maxDiagnostics };
+          root.report(value, "", sink, undefined);
+          return sink.out;
+        },
+      };
+    },
+  };
+}
+
+/** Indexes the schema and its remotes: their resources, anchors, base URIs and locations. */
+function index(schema: unknown, remotes: Readonly<Record<string, unknown>> | undefined, draft: Draft): Registry {
+  const registry = createRegistry();
+  for (const [uri, remote] of Object.entries(remotes ?? {})) {
+    const base = resolveUri(uri, ROOT_BASE)?.replace(/#.*$/, "") ?? uri;
+    indexDocument(remote, base, `${uri}#`, draft, registry);
+  }
+  indexDocument(schema, ROOT_BASE, "", draft, registry);
+  return registry;
+}
+
+/**
+ * Compiles a JSON Schema (2020-12 or draft-07) into a validator: {@linkcode checkValidator}, then its
+ * `compile()` with `options.scanners`.
+ *
+ * @param schema The schema: an object or a boolean. It is read, never changed, and must not change afterwards.
+ * @param options Draft, remotes, pattern engine, format assertion, budget.
+ * @returns The compiled validator.
+ * @throws {SchemaRefusal} As {@linkcode checkValidator} does.
+ * @throws {TypeError} When the schema asserts a format and `options.scanners` is absent.
  *
  * @example Validate and diagnose
  * ```ts
@@ -104,114 +226,5 @@ function draftOf(declared: string): Draft | undefined {
  * ```
  */
 export function compileValidator(schema: unknown, options: ValidatorOptions = {}): CompiledValidator {
-  const declared = typeof schema === "object" && schema !== null
-    ? (schema as Record<string, unknown>).$schema
-    : undefined;
-  let draft = options.draft;
-  if (draft === undefined) {
-    draft = typeof declared === "string" ? draftOf(declared) : "2020-12";
-    if (draft === undefined) {
-      throw new SchemaRefusal(
-        "unsupported",
-        "draft",
-        "$schema",
-        "/$schema",
-        `Cannot compile the schema as "$schema" at /$schema declares ${JSON.stringify(declared)}, a draft not compiled`,
-      );
-    }
-  }
-  const budget = { ...DEFAULT_VALIDATOR_BUDGET, ...options.budget };
-  const registry = createRegistry();
-  for (const [uri, remote] of Object.entries(options.remotes ?? {})) {
-    const base = resolveUri(uri, ROOT_BASE)?.replace(/#.*$/, "") ?? uri;
-    indexDocument(remote, base, `${uri}#`, draft, registry);
-  }
-  indexDocument(schema, ROOT_BASE, "", draft, registry);
-  const runtime: Runtime = { steps: 0, limit: budget.stepsPerValue, label: options.label ?? "schema" };
-  const compiler = new Compiler({
-    draft,
-    registry,
-    patterns: options.patterns ?? nativePatterns,
-    assertFormats: options.formats === "assert",
-    runtime,
-    maxNodes: budget.compiledNodes,
-    draftOf: (uri) => draftOf(uri),
-  });
-  const root = compiler.compile(schema, registry.bases.get(schema as object) ?? ROOT_BASE, "");
-  const { size, depth } = measure(root, budget.compiledNodes);
-  if (size > budget.compiledNodes) {
-    throw new SchemaRefusal(
-      "invalid",
-      "budget",
-      "$ref",
-      "",
-      `Cannot compile the schema as its references expand to more than ${budget.compiledNodes} schemas`,
-    );
-  }
-  if (depth > MAX_REFERENCE_DEPTH) {
-    throw new SchemaRefusal(
-      "invalid",
-      "depth",
-      "$ref",
-      "",
-      `Cannot compile the schema as its references nest deeper than ${MAX_REFERENCE_DEPTH} schemas`,
-    );
-  }
-  const check = root.check;
-  const maxDiagnostics = options.maxDiagnostics ?? 64;
-  return {
-    draft,
-    isValid(value: unknown): boolean {
-      runtime.steps = 0;
-      return check(value, undefined);
-    },
-    diagnose(value: unknown): Diagnostic[] {
-      runtime.steps = 0;
-      const sink = { out: [] as Diagnostic[], max: maxDiagnostics };
-      root.report(value, "", sink, undefined);
-      return sink.out;
-    },
-  };
-}
-
-// Validation recurses once per schema it nests into, references included:
-// this bound keeps the stack well within the engine's limit.
-const MAX_REFERENCE_DEPTH = 500;
-
-/**
- * The size the schema would have with every `$ref` inlined, counting a
- * reference back into itself once, and its deepest nesting; counted without
- * recursion and stopped past `cap`, so an exponential expansion costs no
- * more than `cap`.
- */
-function measure(root: Node, cap: number): { size: number; depth: number } {
-  const sizes = new Map<Node, number>();
-  const depths = new Map<Node, number>();
-  const open = new Set<Node>([root]);
-  const stack: [Node, number][] = [[root, 0]];
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1];
-    const [node, next] = top;
-    if (next < node.children.length) {
-      top[1]++;
-      const child = node.children[next];
-      if (!sizes.has(child) && !open.has(child)) {
-        open.add(child);
-        stack.push([child, 0]);
-      }
-      continue;
-    }
-    let size = 1;
-    let depth = 1;
-    for (const child of node.children) {
-      const closed = !open.has(child);
-      size = Math.min(size + (closed ? sizes.get(child)! : 1), cap + 1);
-      if (closed) depth = Math.max(depth, depths.get(child)! + 1);
-    }
-    sizes.set(node, size);
-    depths.set(node, depth);
-    open.delete(node);
-    stack.pop();
-  }
-  return { size: sizes.get(root)!, depth: depths.get(root)! };
+  return checkValidator(schema, options).compile(options.scanners);
 }

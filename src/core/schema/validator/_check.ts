@@ -1,0 +1,498 @@
+// The static check: walks a schema the way the compiler will, in the same
+// order, and refuses what the compiler must not be given (a malformed
+// keyword, an unresolvable `$ref`, a pattern the engine cannot express, an
+// expansion over the budget) or does not implement. It builds nothing to
+// validate with, so defining a tool costs a walk; the compiler, run on a
+// schema that passed, refuses nothing.
+
+import { appendPointer } from "../../common/_json_pointer.ts";
+import { showValue } from "../../common/_show_value.ts";
+import { SchemaRefusal } from "./refusal.ts";
+import type { PatternEngine } from "./patterns.ts";
+import { type Draft, UNSUPPORTED } from "./_keywords.ts";
+import { jsonDepth } from "./_json_equal.ts";
+import { MAX_SCHEMA_DEPTH, type Registry, resolveReference } from "./_refs.ts";
+import { ASSERTED_FORMATS, STANDARD_FORMATS } from "./_format_names.ts";
+
+/** What the check needs besides the schema. */
+export interface CheckOptions {
+  readonly draft: Draft;
+  readonly registry: Registry;
+  readonly patterns: PatternEngine;
+  readonly assertFormats: boolean;
+  readonly maxNodes: number;
+  /** Reads the draft a `$schema` value declares, or `undefined` for one not known. */
+  readonly draftOf: (declared: string) => Draft | undefined;
+}
+
+// Validation recurses once per schema it nests into, references included:
+// this bound keeps the stack well within the engine's limit.
+const MAX_REFERENCE_DEPTH = 500;
+
+/** The refusal for a keyword whose value is not what the keyword takes. */
+function malformed(
+  keyword: string,
+  location: string,
+  expected: string,
+  value: unknown,
+  pointer = `${location}/${keyword}`,
+): SchemaRefusal {
+  return new SchemaRefusal(
+    "invalid",
+    "malformed",
+    keyword,
+    pointer,
+    `Cannot compile the schema as "${keyword}" at ${pointer} must be ${expected}: current value is ${showValue(value)}`,
+  );
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isNumber(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value);
+}
+
+/** A count: a non-negative integer (`2.0` included). */
+function isCount(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 0;
+}
+
+/** Whether a value is an array of distinct strings. */
+function isNameList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((name) => typeof name === "string") &&
+    new Set(value).size === value.length;
+}
+
+const TYPES = ["null", "boolean", "object", "array", "number", "string", "integer"];
+const BOUNDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"];
+
+/**
+ * Checks a schema and everything it reaches, as the compiler will compile
+ * it, and measures its expansion.
+ *
+ * @param schema The schema: an object or a boolean, indexed in `options.registry`.
+ * @param base Its base URI.
+ * @param options Draft, registry, pattern engine, formats, the node budget.
+ * @returns Whether it asserts a format, so that compiling it needs the format scanners.
+ * @throws {SchemaRefusal} When the schema is refused.
+ */
+export function checkSchema(schema: unknown, base: string, options: CheckOptions): boolean {
+  const checker = new Checker(options);
+  checker.check(schema, base);
+  return checker.assertsFormats;
+}
+
+/** Walks schemas as the compiler does; one checker per schema. */
+class Checker {
+  readonly #options: CheckOptions;
+  /** Each schema object checked, with its subschemas and `$ref` targets, as the compiler links them. */
+  readonly #children = new Map<object, unknown[]>();
+  readonly #queue: [Record<string, unknown>, string, string][] = [];
+  #count = 0;
+  /** Whether a format the validator asserts appears. */
+  assertsFormats = false;
+
+  constructor(options: CheckOptions) {
+    this.#options = options;
+  }
+
+  check(schema: unknown, base: string): void {
+    this.#node(schema, this.#baseOf(schema, base), "", 0);
+    while (this.#queue.length > 0) {
+      const [object, nodeBase, location] = this.#queue.pop()!;
+      this.#fill(object, nodeBase, location, 0);
+    }
+    const { size, depth } = this.#measure(schema, this.#options.maxNodes);
+    if (size > this.#options.maxNodes) {
+      throw new SchemaRefusal(
+        "invalid",
+        "budget",
+        "$ref",
+        "",
+        `Cannot compile the schema as its references expand to more than ${this.#options.maxNodes} schemas`,
+      );
+    }
+    if (depth > MAX_REFERENCE_DEPTH) {
+      throw new SchemaRefusal(
+        "invalid",
+        "depth",
+        "$ref",
+        "",
+        `Cannot compile the schema as its references nest deeper than ${MAX_REFERENCE_DEPTH} schemas`,
+      );
+    }
+  }
+
+  #baseOf(schema: unknown, base: string): string {
+    return isObject(schema) ? this.#options.registry.bases.get(schema) ?? base : base;
+  }
+
+  #node(schema: unknown, base: string, location: string, depth: number): void {
+    if (schema === true || schema === false) return;
+    if (!isObject(schema)) {
+      throw new SchemaRefusal(
+        "invalid",
+        "malformed",
+        "",
+        location,
+        `Cannot compile the schema as the schema at ${
+          location || "the root"
+        } must be an object or a boolean: current value is ${JSON.stringify(schema)?.slice(0, 80)}`,
+      );
+    }
+    if (this.#children.has(schema)) return;
+    this.#children.set(schema, []);
+    this.#fill(schema, this.#baseOf(schema, base), location, depth);
+  }
+
+  /** A `$ref` target: checked now if already seen, else queued. */
+  #link(schema: unknown, base: string, location: string): void {
+    if (!isObject(schema)) return this.#node(schema, base, location, 0);
+    if (this.#children.has(schema)) return;
+    this.#children.set(schema, []);
+    this.#queue.push([schema, this.#baseOf(schema, base), location]);
+  }
+
+  #fill(schema: Record<string, unknown>, base: string, location: string, depth: number): void {
+    const { draft, maxNodes } = this.#options;
+    if (++this.#count > maxNodes) {
+      throw new SchemaRefusal(
+        "invalid",
+        "budget",
+        "",
+        location,
+        `Cannot compile the schema as it has more than ${maxNodes} schemas`,
+      );
+    }
+    if (depth > MAX_SCHEMA_DEPTH) {
+      throw new SchemaRefusal(
+        "invalid",
+        "depth",
+        "",
+        location,
+        `Cannot compile the schema as it nests deeper than ${MAX_SCHEMA_DEPTH} schemas`,
+      );
+    }
+    this.#keywords(schema, location);
+    const children = this.#children.get(schema)!;
+    const child = (value: unknown, keyword: string) => {
+      children.push(value);
+      this.#node(value, base, `${location}/${keyword}`, depth + 1);
+    };
+    if (draft === "7" && "$ref" in schema) {
+      // Draft-07: `$ref` alone applies; its siblings are ignored.
+      this.#ref(children, schema.$ref, base, location);
+      return;
+    }
+    this.#values(schema, location);
+    this.#arrays(schema, location, child);
+    this.#objects(schema, location, child);
+    if ("$ref" in schema) this.#ref(children, schema.$ref, base, location);
+    this.#logic(schema, location, child);
+  }
+
+  #keywords(schema: Record<string, unknown>, location: string): void {
+    const { draft } = this.#options;
+    for (const keyword in schema) {
+      if (UNSUPPORTED.has(keyword)) {
+        throw new SchemaRefusal(
+          "unsupported",
+          "keyword",
+          keyword,
+          appendPointer(location, keyword),
+          `Cannot compile the schema as "${keyword}" at ${appendPointer(location, keyword)} is not supported`,
+        );
+      }
+    }
+    if ("$schema" in schema) {
+      const declared = schema.$schema;
+      if (typeof declared !== "string") throw malformed("$schema", location, "a URI", declared);
+      const declares = this.#options.draftOf(declared);
+      // The caller may compile the root as another known draft; an embedded
+      // resource of another draft, or a custom meta-schema, is not compiled.
+      if (declares === undefined || (declares !== draft && location !== "")) {
+        throw new SchemaRefusal(
+          "unsupported",
+          "draft",
+          "$schema",
+          `${location}/$schema`,
+          `Cannot compile the schema as "$schema" at ${location}/$schema declares ${
+            JSON.stringify(declared)
+          }, not the draft ${draft} being compiled`,
+        );
+      }
+    }
+    if (draft === "2020-12") {
+      for (const keyword of ["$anchor", "$dynamicAnchor"]) {
+        const anchor = schema[keyword];
+        if (anchor !== undefined && (typeof anchor !== "string" || !/^[A-Za-z_][-A-Za-z0-9._]*$/.test(anchor))) {
+          throw malformed(keyword, location, "a plain name (a letter or _, then letters, digits, -, _ or .)", anchor);
+        }
+      }
+      if (typeof schema.$id === "string" && /#./.test(schema.$id)) {
+        throw malformed("$id", location, "a URI without a fragment", schema.$id);
+      }
+    }
+    if ("$id" in schema && typeof schema.$id !== "string") throw malformed("$id", location, "a string", schema.$id);
+  }
+
+  #values(schema: Record<string, unknown>, location: string): void {
+    if ("type" in schema) {
+      const types = typeof schema.type === "string" ? [schema.type] : schema.type;
+      if (!isNameList(types) || !types.every((name) => TYPES.includes(name))) {
+        const expected = `one of ${TYPES.map((name) => `"${name}"`).join(", ")} or an array of them`;
+        throw malformed("type", location, expected, schema.type);
+      }
+    }
+    if ("const" in schema) comparable("const", location, schema.const);
+    if ("enum" in schema) {
+      if (!Array.isArray(schema.enum)) throw malformed("enum", location, "an array", schema.enum);
+      comparable("enum", location, schema.enum);
+    }
+    for (const keyword of BOUNDS) {
+      if (!(keyword in schema) || isNumber(schema[keyword])) continue;
+      const bound = schema[keyword];
+      throw malformed(
+        keyword,
+        location,
+        typeof bound === "boolean" ? "a number (the boolean form is draft-04's)" : "a number",
+        bound,
+      );
+    }
+    if ("multipleOf" in schema && !(isNumber(schema.multipleOf) && schema.multipleOf > 0)) {
+      throw malformed("multipleOf", location, "a number greater than 0", schema.multipleOf);
+    }
+    for (const keyword of ["minLength", "maxLength"]) counted(schema, keyword, location);
+    if ("pattern" in schema) this.#pattern(schema.pattern, "pattern", `${location}/pattern`);
+    if ("format" in schema) {
+      const format = schema.format;
+      if (typeof format !== "string") throw malformed("format", location, "a string", format);
+      const { assertFormats } = this.#options;
+      if (assertFormats && ASSERTED_FORMATS.has(format)) this.assertsFormats = true;
+      else if (assertFormats && STANDARD_FORMATS.has(format)) {
+        throw new SchemaRefusal(
+          "unsupported",
+          "format",
+          "format",
+          `${location}/format`,
+          `Cannot compile the schema as the format "${format}" at ${location}/format is not asserted by this validator`,
+        );
+      }
+    }
+  }
+
+  /** Checks the pattern at `pointer`, the value of `keyword` or one of its keys, and that the engine can run it. */
+  #pattern(source: unknown, keyword: string, pointer: string): void {
+    if (typeof source !== "string") throw malformed(keyword, "", "a string", source, pointer);
+    try {
+      new RegExp(source, "u");
+    } catch {
+      try {
+        new RegExp(source);
+      } catch {
+        throw malformed(keyword, "", "a regular expression (ECMA-262)", source, pointer);
+      }
+      // Valid only without the `u` flag JSON Schema reads patterns with
+      // (an identity escape such as `\_`): another validator may accept it.
+      throw new SchemaRefusal(
+        "unsupported",
+        "pattern",
+        keyword,
+        pointer,
+        `Cannot compile the schema as the pattern ${
+          JSON.stringify(source)
+        } at ${pointer} is not valid with the "u" flag`,
+      );
+    }
+    try {
+      this.#options.patterns.compile(source);
+    } catch (error) {
+      throw new SchemaRefusal(
+        "unsupported",
+        "pattern",
+        keyword,
+        pointer,
+        `Cannot compile the schema as the pattern ${JSON.stringify(source)} at ${pointer} is not supported: ${
+          error instanceof Error ? error.message : String(error)
+        }`,
+      );
+    }
+  }
+
+  #arrays(schema: Record<string, unknown>, location: string, child: (value: unknown, keyword: string) => void): void {
+    const { draft } = this.#options;
+    const prefixKeyword = draft === "7" ? "items" : "prefixItems";
+    if (prefixKeyword in schema && (draft === "2020-12" || Array.isArray(schema.items))) {
+      schemaList(schema, prefixKeyword, location, false).forEach((item, i) => child(item, `${prefixKeyword}/${i}`));
+    }
+    // Draft-07 ignores additionalItems unless items is an array.
+    const restKeyword = draft === "7" ? (Array.isArray(schema.items) ? "additionalItems" : "items") : "items";
+    for (const keyword of ["minItems", "maxItems"]) counted(schema, keyword, location);
+    if (restKeyword in schema) child(schema[restKeyword], restKeyword);
+    if ("uniqueItems" in schema && typeof schema.uniqueItems !== "boolean") {
+      throw malformed("uniqueItems", location, "a boolean", schema.uniqueItems);
+    }
+    if ("contains" in schema) {
+      if (draft === "2020-12") {
+        for (const keyword of ["minContains", "maxContains"]) {
+          const count = schema[keyword];
+          if (count !== undefined && !isCount(count)) {
+            throw malformed(keyword, location, "a non-negative integer", count);
+          }
+        }
+      }
+      child(schema.contains, "contains");
+    }
+    if (draft === "2020-12" && "unevaluatedItems" in schema) child(schema.unevaluatedItems, "unevaluatedItems");
+  }
+
+  #objects(schema: Record<string, unknown>, location: string, child: (value: unknown, keyword: string) => void): void {
+    const { draft } = this.#options;
+    if ("properties" in schema) {
+      const map = schemaMap(schema, "properties", location);
+      for (const name in map) child(map[name], appendPointer("properties", name));
+    }
+    if ("patternProperties" in schema) {
+      const map = schemaMap(schema, "patternProperties", location);
+      for (const source in map) {
+        this.#pattern(source, "patternProperties", appendPointer(`${location}/patternProperties`, source));
+        child(map[source], appendPointer("patternProperties", source));
+      }
+    }
+    if ("additionalProperties" in schema) child(schema.additionalProperties, "additionalProperties");
+    if ("required" in schema && !isNameList(schema.required)) {
+      throw malformed("required", location, "an array of distinct strings", schema.required);
+    }
+    for (const keyword of ["minProperties", "maxProperties"]) counted(schema, keyword, location);
+    if ("propertyNames" in schema) child(schema.propertyNames, "propertyNames");
+    const dependencyKeywords = draft === "7"
+      ? ["dependencies"]
+      : ["dependentRequired", "dependentSchemas", "dependencies"];
+    for (const keyword of dependencyKeywords) {
+      if (!(keyword in schema)) continue;
+      const map = schemaMap(schema, keyword, location);
+      for (const name in map) {
+        const value = map[name];
+        if (keyword === "dependentRequired" || (keyword === "dependencies" && Array.isArray(value))) {
+          if (!isNameList(value)) {
+            throw malformed(keyword, location, `an object whose values are arrays of distinct strings`, map);
+          }
+        } else {
+          child(value, appendPointer(keyword, name));
+        }
+      }
+    }
+    if (draft === "2020-12" && "unevaluatedProperties" in schema) {
+      child(schema.unevaluatedProperties, "unevaluatedProperties");
+    }
+  }
+
+  #ref(children: unknown[], reference: unknown, base: string, location: string): void {
+    const pointer = `${location}/$ref`;
+    if (typeof reference !== "string") throw malformed("$ref", location, "a string", reference);
+    const { registry } = this.#options;
+    const target = resolveReference(reference, base, registry);
+    if (typeof target === "string") {
+      throw new SchemaRefusal(
+        target === "resource" ? "unsupported" : "invalid",
+        "reference",
+        "$ref",
+        pointer,
+        target === "resource"
+          ? `Cannot compile the schema as "$ref" at ${pointer} names ${
+            JSON.stringify(reference)
+          }, a document neither it nor its remotes hold`
+          : `Cannot compile the schema as "$ref" at ${pointer} names ${
+            JSON.stringify(reference)
+          }, which it does not hold`,
+      );
+    }
+    const targetLocation = isObject(target.schema) ? registry.locations.get(target.schema) ?? reference : reference;
+    children.push(target.schema);
+    this.#link(target.schema, target.base, targetLocation);
+  }
+
+  #logic(schema: Record<string, unknown>, location: string, child: (value: unknown, keyword: string) => void): void {
+    for (const keyword of ["allOf", "anyOf", "oneOf"]) {
+      if (keyword in schema) {
+        schemaList(schema, keyword, location, true).forEach((item, i) => child(item, `${keyword}/${i}`));
+      }
+    }
+    if ("not" in schema) child(schema.not, "not");
+    if ("if" in schema) {
+      if ("then" in schema) child(schema.then, "then");
+      if ("else" in schema) child(schema.else, "else");
+      child(schema.if, "if");
+    }
+  }
+
+  /**
+   * The size the schema would have with every `$ref` inlined, counting a
+   * reference back into itself once, and its deepest nesting; counted
+   * without recursion and stopped past `cap`, so an exponential expansion
+   * costs no more than `cap`.
+   */
+  #measure(root: unknown, cap: number): { size: number; depth: number } {
+    const childrenOf = (node: unknown) => (isObject(node) ? this.#children.get(node) : undefined) ?? [];
+    const sizes = new Map<unknown, number>();
+    const depths = new Map<unknown, number>();
+    const open = new Set<unknown>([root]);
+    const stack: [unknown, number][] = [[root, 0]];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      const [node, next] = top;
+      const children = childrenOf(node);
+      if (next < children.length) {
+        top[1]++;
+        const child = children[next];
+        if (!sizes.has(child) && !open.has(child)) {
+          open.add(child);
+          stack.push([child, 0]);
+        }
+        continue;
+      }
+      let size = 1;
+      let depth = 1;
+      for (const child of children) {
+        const closed = !open.has(child);
+        size = Math.min(size + (closed ? sizes.get(child)! : 1), cap + 1);
+        if (closed) depth = Math.max(depth, depths.get(child)! + 1);
+      }
+      sizes.set(node, size);
+      depths.set(node, depth);
+      open.delete(node);
+      stack.pop();
+    }
+    return { size: sizes.get(root)!, depth: depths.get(root)! };
+  }
+}
+
+/** Refuses a JSON value the schema compares values with that is too deep to compare safely. */
+function comparable(keyword: string, location: string, value: unknown): void {
+  if (jsonDepth(value, MAX_SCHEMA_DEPTH) > MAX_SCHEMA_DEPTH) {
+    throw malformed(keyword, location, `at most ${MAX_SCHEMA_DEPTH} levels deep`, value);
+  }
+}
+
+/** Refuses `keyword` when present and not a count. */
+function counted(schema: Record<string, unknown>, keyword: string, location: string): void {
+  if (keyword in schema && !isCount(schema[keyword])) {
+    throw malformed(keyword, location, "a non-negative integer", schema[keyword]);
+  }
+}
+
+function schemaList(schema: Record<string, unknown>, keyword: string, location: string, nonEmpty: boolean): unknown[] {
+  const list = schema[keyword];
+  if (!Array.isArray(list) || (nonEmpty && list.length === 0)) {
+    throw malformed(keyword, location, nonEmpty ? "a non-empty array of schemas" : "an array of schemas", list);
+  }
+  return list;
+}
+
+function schemaMap(schema: Record<string, unknown>, keyword: string, location: string): Record<string, unknown> {
+  const map = schema[keyword];
+  if (!isObject(map)) throw malformed(keyword, location, "an object", map);
+  return map;
+}
