@@ -15,7 +15,7 @@ Deno.test("the root deno.lock records only the packages deno.json's import map n
   assert.deepEqual([...lock.workspace.dependencies].sort(), mapped);
 });
 
-Deno.test("no test-only package is in deno.json's import map", () => {
+Deno.test("deno.json's import map holds runtime packages only, never a test-only one", () => {
   const mapped = Object.values(readJson("deno.json").imports as Record<string, string>);
   const testOnly: string[] = [
     "tests/dev_deps.ts",
