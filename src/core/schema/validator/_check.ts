@@ -11,7 +11,7 @@ import { SchemaRefusal } from "./refusal.ts";
 import type { PatternEngine } from "./patterns.ts";
 import { type Draft, UNSUPPORTED } from "./_keywords.ts";
 import { jsonDepth } from "./_json_equal.ts";
-import { MAX_SCHEMA_DEPTH, type Registry, resolveReference } from "./_refs.ts";
+import { MAX_SCHEMA_DEPTH, type Registry, resolveReference, tooDeep } from "./_refs.ts";
 import { ASSERTED_FORMATS, STANDARD_FORMATS } from "./_format_names.ts";
 
 /** What the check needs besides the schema. */
@@ -166,15 +166,7 @@ class Checker {
         `Cannot compile the schema as it has more than ${maxNodes} schemas`,
       );
     }
-    if (depth > MAX_SCHEMA_DEPTH) {
-      throw new SchemaRefusal(
-        "invalid",
-        "depth",
-        "",
-        location,
-        `Cannot compile the schema as it nests deeper than ${MAX_SCHEMA_DEPTH} schemas`,
-      );
-    }
+    if (depth > MAX_SCHEMA_DEPTH) throw tooDeep(location);
     this.#keywords(schema, location);
     const children = this.#children.get(schema)!;
     const child = (value: unknown, keyword: string) => {

@@ -10,6 +10,17 @@ export const ROOT_BASE = "json-schema:///root";
 /** The deepest schema nesting compiled; deeper schemas are refused. */
 export const MAX_SCHEMA_DEPTH = 64;
 
+/** The refusal of a schema nested deeper than {@linkcode MAX_SCHEMA_DEPTH} at `location`, shown shortened. */
+export function tooDeep(location: string): SchemaRefusal {
+  return new SchemaRefusal(
+    "invalid",
+    "depth",
+    "",
+    location,
+    `Cannot compile the schema as it nests deeper than ${MAX_SCHEMA_DEPTH} schemas at ${location.slice(0, 200)}...`,
+  );
+}
+
 /** What the index knows about the schema documents. */
 export interface Registry {
   /** Fragment-free URI → the schema resource it names. */
@@ -73,15 +84,7 @@ function walk(
   prefix: string,
 ): void {
   if (!isObject(node) || registry.bases.has(node)) return;
-  if (depth > MAX_SCHEMA_DEPTH) {
-    throw new SchemaRefusal(
-      "invalid",
-      "depth",
-      "",
-      location,
-      `Cannot compile the schema as it nests deeper than ${MAX_SCHEMA_DEPTH} schemas at ${location.slice(0, 200)}...`,
-    );
-  }
+  if (depth > MAX_SCHEMA_DEPTH) throw tooDeep(location);
   let own = base;
   // Draft-07 ignores every sibling of `$ref`, `$id` included.
   const id = draft === "7" && node.$ref !== undefined ? undefined : node.$id;
