@@ -17,6 +17,7 @@ import {
   handWritten,
   INVALID_ARGUMENTS,
   NAME,
+  through,
   type Ticket,
   VALID_ARGUMENTS,
 } from "./_ticket.ts";
@@ -31,20 +32,6 @@ const AJV = "Ajv (code generation): JSON.parse + validate in/out";
 export interface TicketSchemas {
   readonly inputSchema: Record<string, unknown>;
   readonly outputSchema: Record<string, unknown>;
-}
-
-/** A dispatch through two compiled validators: parse, check in, run, check out. */
-function through(input: (value: unknown) => boolean, output: (value: unknown) => boolean): Dispatch {
-  return async (json) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(json);
-    } catch {
-      return false;
-    }
-    if (!input(value)) return false;
-    return output(await fileTicket(value as Ticket));
-  };
 }
 
 /** A cfworker validator with the settings ours falls back to: Draft 2020-12, every error collected. */

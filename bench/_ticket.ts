@@ -148,8 +148,8 @@ export function isFiled(value: unknown): value is Filed {
 /** A dispatch: takes the arguments string, resolves to whether the call produced an output. */
 export type Dispatch = (json: string) => Promise<boolean>;
 
-/** A hand-written dispatch: JSON.parse, a hand-written check in and out, the handler. */
-export function handWritten(): Dispatch {
+/** A dispatch through two checks: parse, check in, run the handler, check out. */
+export function through(input: (value: unknown) => boolean, output: (value: unknown) => boolean): Dispatch {
   return async (json) => {
     let value: unknown;
     try {
@@ -157,7 +157,12 @@ export function handWritten(): Dispatch {
     } catch {
       return false;
     }
-    if (!isTicket(value)) return false;
-    return isFiled(await fileTicket(value));
+    if (!input(value)) return false;
+    return output(await fileTicket(value as Ticket));
   };
+}
+
+/** A hand-written dispatch: JSON.parse, a hand-written check in and out, the handler. */
+export function handWritten(): Dispatch {
+  return through(isTicket, isFiled);
 }

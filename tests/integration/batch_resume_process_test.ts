@@ -2,27 +2,9 @@
 // the only thing that crosses, as a host would keep it in a file or a row.
 
 import assert from "node:assert/strict";
+import { runFixture } from "./_fixture_process.ts";
 
-const script = new URL("./fixtures/batch_process.ts", import.meta.url).pathname;
-const config = new URL("../../deno.json", import.meta.url).pathname;
-
-async function run(mode: string, input?: string): Promise<string> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--no-prompt", "--config", config, script, mode],
-    stdin: input === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (input !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(input));
-    await writer.close();
-  }
-  const { code, stdout, stderr } = await child.output();
-  const decoder = new TextDecoder();
-  assert.equal(code, 0, decoder.decode(stderr));
-  return decoder.decode(stdout).trim();
-}
+const run = (mode: string, input?: string): Promise<string> => runFixture("batch_process.ts", mode, input);
 
 Deno.test("a batch with two parked calls and three finished resumes in another process with exactly the five results in model order", async () => {
   const stored = await run("run");

@@ -5,27 +5,10 @@
 // never refused or accepted before.
 
 import assert from "node:assert/strict";
+import { runFixture } from "./_fixture_process.ts";
 
-const script = new URL("./fixtures/loaded_apart_process.ts", import.meta.url).pathname;
-const config = new URL("../../deno.json", import.meta.url).pathname;
-
-async function run(mode: string, input?: string): Promise<unknown> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--no-prompt", "--config", config, script, mode],
-    stdin: input === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (input !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(input));
-    await writer.close();
-  }
-  const { code, stdout, stderr } = await child.output();
-  const decoder = new TextDecoder();
-  assert.equal(code, 0, decoder.decode(stderr));
-  return JSON.parse(decoder.decode(stdout));
-}
+const run = async (mode: string, input?: string): Promise<unknown> =>
+  JSON.parse(await runFixture("loaded_apart_process.ts", mode, input));
 
 Deno.test("a fallback schema validates once its validator has loaded, and a tool's first call waits for it", async () => {
   assert.deepEqual(await run("compile"), {
