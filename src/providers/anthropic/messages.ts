@@ -10,6 +10,7 @@ import type { BatchEntry } from "../../core/contract/batch_record.ts";
 import type { ToolCall } from "../../core/dispatch/tool_call.ts";
 import { isRecord } from "../../core/common/_is_record.ts";
 import type { ProviderCalls } from "../calls.ts";
+import { turnList } from "../_turn.ts";
 import { parkedCallText, type ResultWarning } from "../results.ts";
 import { binaryOf, Cannot, carryContent, EMPTY_RESULT, partText, readEntries, shownContent } from "../_results.ts";
 
@@ -100,14 +101,7 @@ const IMAGE_TYPES: ReadonlySet<string> = new Set(["image/jpeg", "image/png", "im
  * ```
  */
 export function anthropicCalls(message: AnthropicAssistantMessage): ProviderCalls {
-  const content: unknown = isRecord(message) ? message.content : undefined;
-  if (!Array.isArray(content)) {
-    throw new TypeError(
-      `Cannot read the calls as the message must have a content list: current value is ${
-        isRecord(message) ? typeof content : message === null ? "null" : typeof message
-      }`,
-    );
-  }
+  const content = turnList(message, "message", "content");
   const calls: ToolCall[] = [];
   const warnings: string[] = [];
   for (const [index, block] of content.entries()) {

@@ -9,6 +9,7 @@ import type { BatchEntry } from "../../core/contract/batch_record.ts";
 import type { ToolCall } from "../../core/dispatch/tool_call.ts";
 import { isRecord } from "../../core/common/_is_record.ts";
 import type { ProviderCalls } from "../calls.ts";
+import { turnObject } from "../_turn.ts";
 import { parkedCallText, type ResultWarning } from "../results.ts";
 import { binaryOf, Cannot, carryContent, EMPTY_RESULT, fileNameOf, partText, readEntries } from "../_results.ts";
 
@@ -117,17 +118,10 @@ const INLINE_TYPES: ReadonlySet<string> = new Set([
  * ```
  */
 export function geminiCalls(content: GeminiModelContent, options: GeminiCallsOptions = {}): ProviderCalls {
-  if (!isRecord(content)) {
-    throw new TypeError(
-      `Cannot read the calls as the content must be an object: current value is ${
-        content === null ? "null" : typeof content
-      }`,
-    );
-  }
+  const parts = turnObject(content, "content").parts ?? [];
   const turn = String(options.turn ?? "0");
   const calls: ToolCall[] = [];
   const warnings: string[] = [];
-  const parts: unknown = content.parts ?? [];
   if (!Array.isArray(parts)) return { calls, warnings: ["parts was left out: it is not an array"] };
   for (const part of parts) {
     if (!isRecord(part) || !isRecord(part.functionCall)) continue;

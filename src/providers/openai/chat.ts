@@ -9,6 +9,7 @@ import type { BatchEntry } from "../../core/contract/batch_record.ts";
 import type { ToolCall } from "../../core/dispatch/tool_call.ts";
 import { isRecord } from "../../core/common/_is_record.ts";
 import type { ProviderCalls } from "../calls.ts";
+import { turnObject } from "../_turn.ts";
 import { parkedCallText, type ResultWarning } from "../results.ts";
 import { Cannot, carryContent, EMPTY_RESULT, errorText, partText, readEntries, shownContent } from "../_results.ts";
 import { strictProjection } from "./_strict_calls.ts";
@@ -105,17 +106,10 @@ export interface OpenAIChatResults {
  * ```
  */
 export function openAIChatCalls(message: OpenAIChatAssistantMessage, options: OpenAICallsOptions = {}): ProviderCalls {
-  if (!isRecord(message)) {
-    throw new TypeError(
-      `Cannot read the calls as the message must be an object: current value is ${
-        message === null ? "null" : typeof message
-      }`,
-    );
-  }
+  const listed = turnObject(message, "message").tool_calls ?? [];
   const projection = strictProjection(options.strict);
   const calls: ToolCall[] = [];
   const warnings: string[] = [];
-  const listed: unknown = message.tool_calls ?? [];
   for (const [index, call] of (Array.isArray(listed) ? listed : []).entries()) {
     if (isRecord(call) && call.type === "function" && typeof call.id === "string" && isRecord(call.function)) {
       const { name, arguments: args } = call.function;

@@ -10,6 +10,7 @@ import type { BatchEntry } from "../../core/contract/batch_record.ts";
 import type { ToolCall } from "../../core/dispatch/tool_call.ts";
 import { isRecord } from "../../core/common/_is_record.ts";
 import type { ProviderCalls } from "../calls.ts";
+import { turnList } from "../_turn.ts";
 import { parkedCallText, type ResultWarning } from "../results.ts";
 import {
   binaryOf,
@@ -95,14 +96,7 @@ export interface OpenAIResponsesResults {
  * ```
  */
 export function openAIResponsesCalls(response: OpenAIResponsesOutput, options: OpenAICallsOptions = {}): ProviderCalls {
-  const output: unknown = isRecord(response) ? response.output : undefined;
-  if (!Array.isArray(output)) {
-    throw new TypeError(
-      `Cannot read the calls as the response must have an output list: current value is ${
-        isRecord(response) ? typeof output : response === null ? "null" : typeof response
-      }`,
-    );
-  }
+  const output = turnList(response, "response", "output");
   const projection = strictProjection(options.strict);
   const calls: ToolCall[] = [];
   const warnings: string[] = [];

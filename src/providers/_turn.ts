@@ -1,0 +1,32 @@
+// The model's turn as a calls-in adapter first reads it: the object or the
+// list it must be, refused with one message whatever the provider.
+
+import { isRecord } from "../core/common/_is_record.ts";
+
+/**
+ * The turn as an object.
+ *
+ * @throws {TypeError} When it is not one, naming it as `noun`.
+ */
+export function turnObject(turn: unknown, noun: string): Record<string, unknown> {
+  if (isRecord(turn)) return turn;
+  throw new TypeError(
+    `Cannot read the calls as the ${noun} must be an object: current value is ${turn === null ? "null" : typeof turn}`,
+  );
+}
+
+/**
+ * The list the turn holds at `field`.
+ *
+ * @throws {TypeError} When the turn is not an object or `field` holds no list.
+ */
+export function turnList(turn: unknown, noun: string, field: string): unknown[] {
+  const list = isRecord(turn) ? turn[field] : undefined;
+  if (Array.isArray(list)) return list;
+  const article = /^[aeiou]/.test(field) ? "an" : "a";
+  throw new TypeError(
+    `Cannot read the calls as the ${noun} must have ${article} ${field} list: current value is ${
+      isRecord(turn) ? typeof list : turn === null ? "null" : typeof turn
+    }`,
+  );
+}
