@@ -166,9 +166,12 @@ function parseWith(
 
 /**
  * Validates with a parser's compiled schema directly (see `schemaOfParser`):
- * the outcome the parser would give, without its call and shape checks.
+ * the outcome the parser would give, without its call and shape checks. A
+ * schema whose validator is still loading is awaited first, as its parser does.
  */
-function validated(schema: CompiledSchema, value: unknown): ParseOutcome {
+function validated(schema: CompiledSchema, value: unknown): ParseOutcome | Promise<ParseOutcome> {
+  const loading = schema.loading;
+  if (loading !== undefined) return loading.then(() => validated(schema, value), threw);
   let outcome: SchemaValidation;
   try {
     outcome = schema.validate(value);
@@ -679,10 +682,7 @@ export class Dispatcher {
     emit: (event: ProgressEvent) => void,
   ): TerminalEvent | Promise<TerminalEvent> {
     const { entry } = job;
-    // A schema still loading its validator is awaited by its parser.
-    const parsed = entry.inputCheck?.loading === undefined && entry.inputCheck
-      ? validated(entry.inputCheck, job.args)
-      : parseWith(entry.parseInput, job.args);
+    const parsed = entry.inputCheck ? validated(entry.inputCheck, job.args) : parseWith(entry.parseInput, job.args);
     if (!(parsed instanceof Promise)) return this.#admitted(job, control, parsed, emit);
     return control.race(parsed).then((raced) =>
       raced === STOPPED ? this.#stopped(job, control, false) : this.#admitted(job, control, raced, emit)
@@ -1083,7 +1083,7 @@ export class Dispatcher {
     const copied = copyJsonValue(output, this.#limits);
     if (!copied.ok) return failed(invalidOutput(name, one(copied.problem)));
     if (!entry.parseOutput) return outputEvent(result, copied.value);
-    const parsed = entry.outputCheck?.loading === undefined && entry.outputCheck
+    const parsed = entry.outputCheck
       ? validated(entry.outputCheck, copied.value)
       : parseWith(entry.parseOutput, copied.value);
     return parsed instanceof Promise
