@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 
 const root = new URL("../../", import.meta.url);
 
-Deno.test("deno publish --dry-run passes and ships every entrypoint, and no tests, benchmarks, fixtures, examples or build output", async () => {
+Deno.test("deno publish --dry-run passes, ships every entrypoint and leaves out the test suites, benchmarks, fixtures, examples and build output", async () => {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
     args: ["publish", "--dry-run", "--allow-dirty"],
     cwd: root,
