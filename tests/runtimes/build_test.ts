@@ -81,8 +81,13 @@ Deno.test("dist/package.json depends on the core's npm packages and takes the MC
     "re2js": pinned("re2js"),
     "valibot": pinned("valibot"),
   });
-  const frameworkPins = await Deno.readTextFile(new URL("../framework_deps.ts", import.meta.url));
-  const tested = (name: string) => `^${frameworkPins.match(new RegExp(`"npm:${name}@([\\d.]+)`))?.[1]}`;
+  // Each framework's range starts at the version its bridge's tests ran: the one tests/deno.lock resolved.
+  const { specifiers } = JSON.parse(await Deno.readTextFile(new URL("../deno.lock", import.meta.url)));
+  const tested = (name: string) => {
+    const locked = Object.keys(specifiers).filter((specifier) => specifier.startsWith(`npm:${name}@`));
+    assert.equal(locked.length, 1, `tests/deno.lock resolves one version of ${name}: ${locked.join(", ")}`);
+    return `^${locked[0].slice(`npm:${name}@`.length)}`;
+  };
   assert.deepEqual(manifest.peerDependencies, {
     "@langchain/core": tested("@langchain/core"),
     "@mastra/core": tested("@mastra/core"),
