@@ -113,7 +113,8 @@ export interface CompiledSchema {
    * @throws {TypeError} While `loading` has not settled, or when what it
    * needs failed to load.
    * @throws {InvalidSpecError} When the fallback cannot read the schema
-   * (a duplicate schema URI), which it finds only then.
+   * (a duplicate schema URI), which it finds only then; the compiled path
+   * refuses such a schema when it is compiled.
    */
   validate(value: unknown): SchemaValidation;
 }
@@ -424,7 +425,7 @@ function fallback(
     try {
       return compile(own, draft, remotes, assertFormats);
     } catch (error) {
-      // What cfworker alone refuses (a duplicate schema URI) is found only now: the schema is at fault.
+      // What cfworker finds only as it reads the schema (a duplicate schema URI) is found now: the schema is at fault.
       throw new InvalidSpecError(`Cannot compile the ${label}: ${messageOfThrown(error)}`, { path: "" });
     }
   });

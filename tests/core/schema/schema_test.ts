@@ -267,7 +267,19 @@ Deno.test("compileSchema() compiles 2020-12 and draft-07 schemas and leaves othe
   assert.equal(recursive.engine, "fallback");
 });
 
-Deno.test("compileSchema() reports what cfworker alone refuses, a duplicate schema URI, on the first validation", async () => {
+Deno.test("compileSchema() refuses a duplicate schema URI of a compiled schema at definition", () => {
+  assert.throws(
+    () =>
+      compileSchema({
+        $defs: { a: { $id: "https://example.com/a.json" }, b: { $id: "https://example.com/a.json" } },
+      }, { label: "inputSchema" }),
+    (error) =>
+      error instanceof InvalidSpecError &&
+      error.message.includes("/$defs/b/$id names a schema that /$defs/a names already"),
+  );
+});
+
+Deno.test("compileSchema() reports a duplicate schema URI of a fallback schema on its first validation", async () => {
   const schema = compileSchema({
     $schema: "http://json-schema.org/draft-04/schema#",
     definitions: { a: { id: "https://example.com/a.json" }, b: { id: "https://example.com/a.json" } },

@@ -109,6 +109,52 @@ Deno.test("compileValidator() refuses a $ref into its own document that names no
   assert.equal(error.pointer, "/$ref");
 });
 
+Deno.test("compileValidator() refuses two schemas named by one URI or anchor as invalid, naming both", () => {
+  const cases: [unknown, Record<string, unknown> | undefined, string, string][] = [
+    [
+      { $defs: { a: { $id: "https://example.com/a", type: "string" }, b: { $id: "https://example.com/a" } } },
+      undefined,
+      "/$defs/b/$id",
+      'Cannot compile the schema as /$defs/b/$id names a schema that /$defs/a names already: current value is "https://example.com/a"',
+    ],
+    [
+      { $defs: { a: { $anchor: "item", type: "string" }, b: { $anchor: "item", type: "number" } } },
+      undefined,
+      "/$defs/b/$anchor",
+      'Cannot compile the schema as /$defs/b/$anchor names a schema that /$defs/a names already: current value is "json-schema:///root#item"',
+    ],
+    [
+      { $schema: "http://json-schema.org/draft-07/schema#", definitions: { a: { $id: "#item" }, b: { $id: "#item" } } },
+      undefined,
+      "/definitions/b/$id",
+      'Cannot compile the schema as /definitions/b/$id names a schema that /definitions/a names already: current value is "json-schema:///root#item"',
+    ],
+    [
+      { $id: "https://example.com/tree", items: { $ref: "https://example.com/tree" } },
+      { "https://example.com/tree": { type: "object" } },
+      "/$id",
+      'Cannot compile the schema as /$id names a schema that https://example.com/tree# names already: current value is "https://example.com/tree"',
+    ],
+  ];
+  for (const [schema, remotes, pointer, message] of cases) {
+    const error = refusal(schema, { remotes });
+    assert.equal(error.kind, "invalid");
+    assert.equal(error.reason, "malformed");
+    assert.equal(error.pointer, pointer);
+    assert.equal(error.message, message);
+  }
+  // One schema reached twice, and one name in two resources, are no conflict.
+  const shared = { type: "string" };
+  assert.equal(compileValidator({ $defs: { a: shared, b: shared }, $ref: "#/$defs/a" }).isValid("x"), true);
+  const twoResources = {
+    $defs: {
+      a: { $id: "https://example.com/a", $anchor: "item" },
+      b: { $id: "https://example.com/b", $anchor: "item" },
+    },
+  };
+  assert.equal(compileValidator(twoResources).isValid(1), true);
+});
+
 Deno.test("compileValidator() ignores keywords that are not JSON Schema keywords", () => {
   const validator = compileValidator({ type: "string", "x-widget": { $ref: "#/nowhere" }, nullable: true });
   assert.equal(validator.isValid("a"), true);

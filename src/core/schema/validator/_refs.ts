@@ -70,8 +70,37 @@ export function createRegistry(): Registry {
  * @throws {SchemaRefusal} When the document nests deeper than {@linkcode MAX_SCHEMA_DEPTH} or an `$id` is malformed.
  */
 export function indexDocument(document: unknown, base: string, prefix: string, draft: Draft, registry: Registry): void {
-  registry.resources.set(base, document);
+  claim(registry.resources, base, document, prefix, "$id", registry);
   walk(document, base, prefix, 0, draft, registry, prefix);
+}
+
+/**
+ * Names a schema by a URI, refusing a URI that already names another one:
+ * which of the two a `$ref` meant cannot be known, and taking either would
+ * validate against a schema its author may not have meant.
+ */
+function claim<T>(
+  names: Map<string, T>,
+  uri: string,
+  node: T,
+  location: string,
+  keyword: string,
+  registry: Registry,
+): void {
+  const earlier = names.get(uri);
+  if (earlier !== undefined && earlier !== node) {
+    const where = typeof earlier === "object" && earlier !== null ? registry.locations.get(earlier) : undefined;
+    throw new SchemaRefusal(
+      "invalid",
+      "malformed",
+      keyword,
+      location,
+      `Cannot compile the schema as ${location || "the root"} names a schema that ${
+        where === undefined ? "another schema" : where || "the root"
+      } names already: current value is ${JSON.stringify(uri)}`,
+    );
+  }
+  names.set(uri, node);
 }
 
 function walk(
@@ -102,18 +131,21 @@ function walk(
       );
     }
     const [uri, fragment] = splitFragment(resolved);
+    const at = `${location}/$id`;
     if (draft === "7" && id.startsWith("#")) {
-      registry.anchors.set(resolved, node);
+      claim(registry.anchors, resolved, node, at, "$id", registry);
     } else {
       own = uri;
-      registry.resources.set(uri, node);
-      if (fragment !== "") registry.anchors.set(resolved, node);
+      claim(registry.resources, uri, node, at, "$id", registry);
+      if (fragment !== "") claim(registry.anchors, resolved, node, at, "$id", registry);
     }
   }
   if (draft === "2020-12") {
     for (const keyword of ["$anchor", "$dynamicAnchor"]) {
       const anchor = node[keyword];
-      if (typeof anchor === "string") registry.anchors.set(`${own}#${anchor}`, node);
+      if (typeof anchor === "string") {
+        claim(registry.anchors, `${own}#${anchor}`, node, `${location}/${keyword}`, keyword, registry);
+      }
     }
   }
   registry.bases.set(node, own);
