@@ -27,18 +27,25 @@ export interface Apart<T> {
 }
 
 /**
- * Makes the handle of a module loaded on first need.
+ * Makes the handle of a module loaded on first need. Call it as the core
+ * loads (at the top level of a module), not within a call.
  *
  * @param importer Imports the module and reads what it provides; called once, on first need.
  * @returns The handle; nothing is loaded yet.
  */
 export function apart<T>(importer: () => Promise<T>): Apart<T> {
   let loaded: T | undefined;
-  let loading: Promise<void> | undefined;
-  const load = () =>
-    loading ??= importer().then((value) => {
-      loaded = value;
-    });
+  let begin!: () => void;
+  // The import runs in a reaction set up now, so in the async context the core was loaded in, not in the one of
+  // the call that first needs it: Deno keeps the context an `import()` is called in (an AsyncLocalStorage store,
+  // such as one request's or one agent run's) for the tasks its runtime starts afterwards, such as the next request.
+  const loading = new Promise<void>((resolve) => begin = resolve).then(importer).then((value) => {
+    loaded = value;
+  });
+  const load = () => {
+    begin();
+    return loading;
+  };
   return {
     get loaded() {
       return loaded;
