@@ -1,8 +1,9 @@
 // The fallback validator and the format scanners load apart from the core,
-// the first time a schema needs them. Each case runs in a fresh process,
-// where they have not loaded yet, so the wait is real: a call, and a resume
-// whose record's schema needs them, are answered once they have loaded,
-// never refused or accepted before.
+// the first time a schema needs them; the batch runner and the seal's work,
+// the first time a batch runs or a record is sealed or verified. Each case
+// runs in a fresh process, where they have not loaded yet, so the wait is
+// real: a call, and a resume whose record's schema needs them, are answered
+// once they have loaded, never refused or accepted before.
 
 import assert from "node:assert/strict";
 import { runFixture } from "./_fixture_process.ts";
@@ -29,4 +30,26 @@ Deno.test("a record whose resume schema needs the fallback is resumed in a fresh
 
 Deno.test("a tool asserting a format answers its first call once the format scanners have loaded", async () => {
   assert.deepEqual(await run("formats"), ["invalid_input", "output"]);
+});
+
+Deno.test("the batch runner loads on a batch's first run, after its arguments are checked, and runs and resumes it", async () => {
+  assert.deepEqual(await run("batch"), {
+    loadedAtFirst: false,
+    refused: "TypeError",
+    loadedAfterRefusal: false,
+    run: ["output", "suspended"],
+    resumed: ["output", "output"],
+    loadedAfter: true,
+  });
+});
+
+Deno.test("the seal's work loads on a record's first seal, its options checked at once, and seals and verifies", async () => {
+  assert.deepEqual(await run("seal"), {
+    loadedAtFirst: false,
+    refused: "RangeError",
+    verified: ["subject_mismatch", { callId: "call_1" }, "replayed"],
+    parkedSealed: "string",
+    resumed: ["output", "invalid_input"],
+    loadedAfter: true,
+  });
 });

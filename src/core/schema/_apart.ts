@@ -4,35 +4,9 @@
 // (for `formats: "assert"`). Few schemas need either; a bundler splits each
 // dynamic import into a chunk of its own.
 
+import { type Apart, apart } from "../common/_apart.ts";
 import type { compileFallback } from "./_cfworker.ts";
 import type { FormatScanners } from "./validator/_format_names.ts";
-
-/** A module loaded on first need, read through what it provides. */
-export interface Apart<T> {
-  /** What the module provides, once loaded; `undefined` before. */
-  readonly loaded: T | undefined;
-  /**
-   * Loads it; every call after the first gets the same promise.
-   *
-   * @returns Settles once `loaded` answers.
-   * @throws {Error} Rejects when the module cannot load.
-   */
-  load(): Promise<void>;
-}
-
-function apart<T>(importer: () => Promise<T>): Apart<T> {
-  let loaded: T | undefined;
-  let loading: Promise<void> | undefined;
-  return {
-    get loaded() {
-      return loaded;
-    },
-    load: () =>
-      loading ??= importer().then((value) => {
-        loaded = value;
-      }),
-  };
-}
 
 /** The fallback validator's compile function. */
 export const FALLBACK: Apart<typeof compileFallback> = apart(() =>

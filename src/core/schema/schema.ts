@@ -18,7 +18,8 @@ import { SchemaRefusal } from "./validator/refusal.ts";
 import { type CheckedValidator, checkValidator, type CompiledValidator } from "./validator/validator.ts";
 import { deepFreeze } from "../common/_deep_freeze.ts";
 import { walkSubschemas } from "./_subschemas.ts";
-import { type Apart, FALLBACK, SCANNERS } from "./_apart.ts";
+import type { Apart } from "../common/_apart.ts";
+import { FALLBACK, SCANNERS } from "./_apart.ts";
 import { asNearestDraft } from "./_nearest_draft.ts";
 
 /** A JSON Schema: an object or a boolean, as JSON carries it. */

@@ -20,11 +20,13 @@
 
 import { isRecord } from "../common/_is_record.ts";
 import { showValue } from "../common/_show_value.ts";
-import { decodeBase64url, encodeBase64url } from "./_base64url.ts";
-import { canonicalJson } from "./_canonical_json.ts";
 import { MemoryNonceStore, type NonceStore } from "./nonce_store.ts";
+import type { Sealed, VerifyResult } from "./stamp.ts";
+import { type KeyEntry, MAX_KEY_ID_LENGTH, MAX_SUBJECT_LENGTH, type SealSettings } from "./_settings.ts";
+import { SEALING } from "./_apart.ts";
 
 export { MemoryNonceStore, type MemoryNonceStoreOptions, type NonceStore } from "./nonce_store.ts";
+export type { Sealed, SealStamp, VerifyFailureReason, VerifyResult } from "./stamp.ts";
 
 /**
  * A key that signs or verifies seals. `secret` is raw key material (a
@@ -84,113 +86,6 @@ export interface SealOptions {
 }
 
 /**
- * The stamp a sealed record carries in its `seal` field. Its fields are
- * what the sealer wrote only once {@linkcode RecordSeal.verify} says so:
- * read them from the `stamp` it returns.
- *
- * @example The stamp of a verified record
- * ```ts
- * import { RecordSeal } from "./seal.ts";
- * import assert from "node:assert/strict";
- *
- * const sealer = new RecordSeal({ key: { id: "k1", secret: crypto.getRandomValues(new Uint8Array(32)) } });
- * const result = await sealer.verify(await sealer.seal({ a: 1 }, "user_42"), { subject: "user_42" });
- * assert.ok(result.ok);
- * assert.equal(result.stamp.kid, "k1");
- * assert.equal(result.stamp.sub, "user_42");
- * assert.ok(result.stamp.exp > result.stamp.iat);
- * ```
- */
-export interface SealStamp {
-  /** The stamp's format version. */
-  readonly v: 1;
-  /** The id of the key that made the MAC. */
-  readonly kid: string;
-  /** 128 random bits, base64url: what makes the record single-use. */
-  readonly nonce: string;
-  /** When it was sealed, in milliseconds since the Unix epoch. */
-  readonly iat: number;
-  /** When it expires, in milliseconds since the Unix epoch. */
-  readonly exp: number;
-  /** Whom the record is for, when it was sealed for someone. */
-  readonly sub?: string;
-  /**
-   * HMAC-SHA-256, base64url, of the UTF-8 bytes of `salvor-record-seal-v1`,
-   * a line feed, and the canonical JSON of the record with this stamp less
-   * `mac` (keys sorted by UTF-16 code units, no whitespace).
-   */
-  readonly mac: string;
-}
-
-/**
- * A record with its stamp, as {@linkcode RecordSeal.seal} returns it.
- *
- * @example The type of a sealed parked call
- * ```ts
- * import { RecordSeal, type Sealed } from "./seal.ts";
- * import assert from "node:assert/strict";
- *
- * const sealer = new RecordSeal({ key: { id: "k1", secret: crypto.getRandomValues(new Uint8Array(32)) } });
- * const sealed: Sealed<{ callId: string }> = await sealer.seal({ callId: "c1" });
- * assert.equal(sealed.callId, "c1");
- * assert.equal(sealed.seal.v, 1);
- * ```
- */
-export type Sealed<T extends object> = T & { readonly seal: SealStamp };
-
-/**
- * Why {@linkcode RecordSeal.verify} refused a record: `unsealed` (no
- * `seal` field), `malformed` (not plain JSON within the limits, or a
- * stamp of the wrong shape), `unknown_key`, `bad_mac` (changed, or sealed
- * with another secret), `expired`, `not_yet_valid` (dated more than 60 s
- * ahead), `subject_mismatch`, `replayed` (its nonce was used).
- *
- * @example Telling an expired record from a forged one
- * ```ts
- * import { RecordSeal, type VerifyFailureReason } from "./seal.ts";
- * import assert from "node:assert/strict";
- *
- * let now = 0;
- * const sealer = new RecordSeal({ key: { id: "k1", secret: "0123456789abcdef0123456789abcdef" }, now: () => now });
- * const sealed = await sealer.seal({ a: 1 });
- * now = 25 * 60 * 60 * 1000;
- * const result = await sealer.verify(sealed);
- * const reason: VerifyFailureReason | undefined = result.ok ? undefined : result.reason;
- * assert.equal(reason, "expired");
- * ```
- */
-export type VerifyFailureReason =
-  | "unsealed"
-  | "malformed"
-  | "unknown_key"
-  | "bad_mac"
-  | "expired"
-  | "not_yet_valid"
-  | "subject_mismatch"
-  | "replayed";
-
-/**
- * What {@linkcode RecordSeal.verify} found. On success, `record` is plain
- * JSON this host sealed, unchanged, but not yet checked against any
- * schema: check its shape as for any stored data. On failure, nothing of
- * the record is returned.
- *
- * @example Narrow on ok before reading the record
- * ```ts
- * import { RecordSeal, type VerifyResult } from "./seal.ts";
- * import assert from "node:assert/strict";
- *
- * const sealer = new RecordSeal({ key: { id: "k1", secret: "0123456789abcdef0123456789abcdef" } });
- * const result: VerifyResult = await sealer.verify(await sealer.seal({ callId: "c1" }));
- * if (result.ok) assert.equal(result.record.callId, "c1");
- * else assert.fail(result.message);
- * ```
- */
-export type VerifyResult =
-  | { readonly ok: true; readonly record: Record<string, unknown>; readonly stamp: SealStamp }
-  | { readonly ok: false; readonly reason: VerifyFailureReason; readonly message: string };
-
-/**
  * What a caller of {@linkcode RecordSeal.verify} expects of the record.
  *
  * @example A record sealed for one user verifies only for that user
@@ -214,31 +109,7 @@ export interface VerifyExpectation {
 const HOUR_MS = 60 * 60 * 1000;
 const DEFAULT_TTL_MS = 24 * HOUR_MS;
 const MAX_TTL_MS = 365 * 24 * HOUR_MS;
-// How far ahead of this host's clock another host's may run: a record sealed
-// there a moment ago still verifies here.
-const CLOCK_SKEW_MS = 60_000;
 const MIN_SECRET_BYTES = 32;
-const MAX_KEY_ID_LENGTH = 256;
-const MAX_SUBJECT_LENGTH = 1024;
-const NONCE_BYTES = 16;
-const MAC_BYTES = 32;
-// Binds a MAC to this format, so no other use of the same key yields a valid one.
-const DOMAIN = "salvor-record-seal-v1\n";
-const STAMP_FIELDS = new Set(["v", "kid", "nonce", "iat", "exp", "sub", "mac"]);
-const HMAC_SHA256 = { name: "HMAC", hash: "SHA-256" } as const;
-
-// Made on first use: touching a global at import would be a side effect (Node defines some lazily).
-let encoder: TextEncoder | undefined;
-function utf8Bytes(text: string): Uint8Array<ArrayBuffer> {
-  encoder ??= new TextEncoder();
-  return encoder.encode(text);
-}
-
-interface KeyEntry {
-  readonly id: string;
-  readonly material: Uint8Array<ArrayBuffer> | CryptoKey;
-  imported?: Promise<CryptoKey>;
-}
 
 /**
  * Seals JSON records and verifies them when they come back: a stamp with
@@ -277,11 +148,7 @@ interface KeyEntry {
  * ```
  */
 export class RecordSeal {
-  readonly #signing: KeyEntry;
-  readonly #keys: ReadonlyMap<string, KeyEntry>;
-  readonly #ttlMs: number;
-  readonly #nonces: NonceStore;
-  readonly #now: () => number;
+  readonly #settings: SealSettings;
 
   /**
    * Checks the options and makes a seal.
@@ -311,11 +178,11 @@ export class RecordSeal {
       throw new TypeError(`Cannot seal records as options must be an object: current value is ${showValue(options)}`);
     }
     const { key, keys = [], ttlMs = DEFAULT_TTL_MS, nonces, now = Date.now } = options;
-    this.#signing = keyEntry(key, "options.key", true);
+    const signing = keyEntry(key, "options.key", true);
     if (!Array.isArray(keys)) {
       throw new TypeError(`Cannot seal records as options.keys must be an array: current value is ${showValue(keys)}`);
     }
-    const byId = new Map([[this.#signing.id, this.#signing]]);
+    const byId = new Map([[signing.id, signing]]);
     keys.forEach((other, i) => {
       const entry = keyEntry(other, `options.keys[${i}]`, false);
       if (byId.has(entry.id)) {
@@ -323,7 +190,6 @@ export class RecordSeal {
       }
       byId.set(entry.id, entry);
     });
-    this.#keys = byId;
     if (typeof ttlMs !== "number" || !Number.isInteger(ttlMs) || ttlMs < 1 || ttlMs > MAX_TTL_MS) {
       const problem = typeof ttlMs === "number" ? RangeError : TypeError;
       throw new problem(
@@ -332,11 +198,9 @@ export class RecordSeal {
         }`,
       );
     }
-    this.#ttlMs = ttlMs;
     if (typeof now !== "function") {
       throw new TypeError(`Cannot seal records as options.now must be a function: current value is ${showValue(now)}`);
     }
-    this.#now = now;
     if (
       nonces !== undefined && (typeof nonces !== "object" || nonces === null || typeof nonces.consume !== "function")
     ) {
@@ -344,7 +208,7 @@ export class RecordSeal {
         `Cannot seal records as options.nonces must have a consume method: current value is ${showValue(nonces)}`,
       );
     }
-    this.#nonces = nonces ?? new MemoryNonceStore({ now });
+    this.#settings = { signing, keys: byId, ttlMs, nonces: nonces ?? new MemoryNonceStore({ now }), now };
   }
 
   /**
@@ -389,21 +253,7 @@ export class RecordSeal {
       );
     }
     checkSubject(subject, "subject");
-    const copy = JSON.parse(canonicalJson(record)) as Record<string, unknown>;
-    const iat = Math.floor(this.#clock());
-    const stamp: Omit<SealStamp, "mac"> = {
-      v: 1,
-      kid: this.#signing.id,
-      nonce: encodeBase64url(crypto.getRandomValues(new Uint8Array(NONCE_BYTES))),
-      iat,
-      exp: iat + this.#ttlMs,
-      ...(subject === undefined ? {} : { sub: subject }),
-    };
-    copy.seal = stamp;
-    const key = await cryptoKey(this.#signing);
-    const mac = new Uint8Array(await crypto.subtle.sign(HMAC_SHA256, key, signedBytes(copy)));
-    copy.seal = { ...stamp, mac: encodeBase64url(mac) };
-    return copy as Sealed<T>;
+    return await SEALING.use((sealing) => sealing.sealRecord(this.#settings, record, subject));
   }
 
   /**
@@ -444,107 +294,8 @@ export class RecordSeal {
   async verify(record: unknown, expected: VerifyExpectation = {}): Promise<VerifyResult> {
     const subject = isRecord(expected) ? expected.subject : undefined;
     checkSubject(subject, "expected.subject");
-    let copy: unknown;
-    try {
-      copy = JSON.parse(canonicalJson(record));
-    } catch (error) {
-      const what = error instanceof RangeError && /^Cannot encode/.test(error.message)
-        ? "nests too deep or is too large to have been sealed"
-        : "is not plain JSON";
-      return refuse("malformed", `The record ${what}.`);
-    }
-    if (!isRecord(copy)) return refuse("malformed", "A sealed record must be a JSON object.");
-    if (!Object.hasOwn(copy, "seal")) return refuse("unsealed", "The record has no seal field.");
-    const stamp = readStamp(copy.seal);
-    if (typeof stamp === "string") return refuse("malformed", stamp);
-    const entry = this.#keys.get(stamp.kid);
-    if (entry === undefined) {
-      // The kid is not quoted: nothing the record says reaches a message before its MAC is checked.
-      return refuse("unknown_key", "The record was sealed with a key this seal does not hold.");
-    }
-    const { mac, ...signed } = stamp;
-    copy.seal = signed;
-    const key = await cryptoKey(entry);
-    const macBytes = decodeBase64url(mac, MAC_BYTES) as Uint8Array<ArrayBuffer>;
-    if (!await crypto.subtle.verify(HMAC_SHA256, key, macBytes, signedBytes(copy))) {
-      return refuse("bad_mac", "The record or its stamp was changed after it was sealed, or sealed with another key.");
-    }
-    const now = this.#clock();
-    if (now >= stamp.exp) {
-      return refuse("expired", `The record's seal expired at ${new Date(stamp.exp).toISOString()}.`);
-    }
-    if (stamp.iat > now + CLOCK_SKEW_MS) {
-      return refuse("not_yet_valid", `The record's seal is dated ${new Date(stamp.iat).toISOString()}, in the future.`);
-    }
-    if (stamp.sub !== subject) {
-      const message = stamp.sub === undefined
-        ? "The record was sealed for no subject, and a subject was expected."
-        : subject === undefined
-        ? "The record was sealed for a subject, and none was given."
-        : "The record was sealed for another subject.";
-      return refuse("subject_mismatch", message);
-    }
-    if (!await this.#nonces.consume(stamp.nonce, stamp.exp)) {
-      return refuse("replayed", "The record's nonce was used before (or the nonce store could not record it).");
-    }
-    const { seal: _, ...rest } = copy;
-    return { ok: true, record: rest, stamp: Object.freeze(stamp) };
+    return await SEALING.use((sealing) => sealing.verifyRecord(this.#settings, record, subject));
   }
-
-  // A clock that gives no time would let every record pass its expiry check.
-  #clock(): number {
-    const now = this.#now();
-    if (typeof now !== "number" || !Number.isFinite(now) || Math.abs(now) > Number.MAX_SAFE_INTEGER) {
-      throw new TypeError(
-        `Cannot seal records as options.now() must return a time in milliseconds: current value is ${String(now)}`,
-      );
-    }
-    return now;
-  }
-}
-
-function refuse(reason: VerifyFailureReason, message: string): VerifyResult {
-  return { ok: false, reason, message };
-}
-
-/** The bytes a MAC covers: the format's domain, then the canonical record with its stamp but no MAC. */
-function signedBytes(record: Record<string, unknown>): Uint8Array<ArrayBuffer> {
-  return utf8Bytes(DOMAIN + canonicalJson(record));
-}
-
-/** The stamp, or what is wrong with it. Reads only the stamp: nothing else is trusted yet. */
-function readStamp(value: unknown): SealStamp | string {
-  if (!isRecord(value)) return "The record's seal must be an object.";
-  for (const field of Object.keys(value)) {
-    if (!STAMP_FIELDS.has(field)) return "The record's seal has a field a version 1 seal does not.";
-  }
-  const { v, kid, nonce, iat, exp, sub, mac } = value;
-  if (v !== 1) return "Only version 1 seals can be verified.";
-  if (typeof kid !== "string" || kid.length === 0 || kid.length > MAX_KEY_ID_LENGTH) {
-    return `The seal's kid must be a string of 1 to ${MAX_KEY_ID_LENGTH} characters.`;
-  }
-  if (typeof nonce !== "string" || decodeBase64url(nonce, NONCE_BYTES) === undefined) {
-    return `The seal's nonce must be ${NONCE_BYTES} bytes in base64url.`;
-  }
-  if (!Number.isSafeInteger(iat) || (iat as number) < 0) return "The seal's iat must be a time in milliseconds.";
-  if (!Number.isSafeInteger(exp) || (exp as number) <= (iat as number)) {
-    return "The seal's exp must be a time in milliseconds after its iat.";
-  }
-  if (sub !== undefined && (typeof sub !== "string" || sub.length === 0 || sub.length > MAX_SUBJECT_LENGTH)) {
-    return `The seal's sub must be a string of 1 to ${MAX_SUBJECT_LENGTH} characters.`;
-  }
-  if (typeof mac !== "string" || decodeBase64url(mac, MAC_BYTES) === undefined) {
-    return `The seal's mac must be ${MAC_BYTES} bytes in base64url.`;
-  }
-  return {
-    v: 1,
-    kid,
-    nonce,
-    iat: iat as number,
-    exp: exp as number,
-    ...(sub === undefined ? {} : { sub: sub as string }),
-    mac,
-  };
 }
 
 function checkSubject(subject: unknown, name: string): asserts subject is string | undefined {
@@ -575,7 +326,7 @@ function keyEntry(key: unknown, name: string, signs: boolean): KeyEntry {
   }
   if (typeof secret === "string" || secret instanceof Uint8Array) {
     // A copy, so the caller's buffer can be wiped or reused without changing the key.
-    const bytes = typeof secret === "string" ? utf8Bytes(secret) : new Uint8Array(secret);
+    const bytes = typeof secret === "string" ? new TextEncoder().encode(secret) : new Uint8Array(secret);
     if (bytes.length < MIN_SECRET_BYTES) {
       // The secret itself never appears in a message: only its length.
       throw new RangeError(
@@ -617,10 +368,4 @@ function keyEntry(key: unknown, name: string, signs: boolean): KeyEntry {
 
 function isCryptoKey(value: unknown): value is CryptoKey {
   return typeof CryptoKey === "function" && value instanceof CryptoKey;
-}
-
-function cryptoKey(entry: KeyEntry): Promise<CryptoKey> {
-  if (!(entry.material instanceof Uint8Array)) return Promise.resolve(entry.material);
-  entry.imported ??= crypto.subtle.importKey("raw", entry.material, HMAC_SHA256, false, ["sign", "verify"]);
-  return entry.imported;
 }

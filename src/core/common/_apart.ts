@@ -1,0 +1,56 @@
+// A module loaded apart from the core, the first time something needs it. Its
+// owner names it in a literal `import("./...")`, as bundlers and `deno publish`
+// need, so a bundler splits it into a chunk of its own and an app that never
+// needs it never loads it.
+
+/** A module loaded on first need, read through what it provides. */
+export interface Apart<T> {
+  /** What the module provides, once loaded; `undefined` before. */
+  readonly loaded: T | undefined;
+  /**
+   * Loads it; every call after the first gets the same promise.
+   *
+   * @returns Settles once `loaded` answers.
+   * @throws {Error} Rejects when the module cannot load.
+   */
+  load(): Promise<void>;
+  /**
+   * Hands what the module provides to `work`: at once when it has loaded, so
+   * that every use after the first runs as if the module were part of the
+   * core, and once it has loaded otherwise.
+   *
+   * @param work What needs the module.
+   * @returns What `work` returns, or a promise of it while the module loads.
+   * @throws {Error} Rejects when the module cannot load; whatever `work` throws.
+   */
+  use<R>(work: (loaded: T) => R | Promise<R>): R | Promise<R>;
+}
+
+/**
+ * Makes the handle of a module loaded on first need. Call it as the core
+ * loads (at the top level of a module), not within a call.
+ *
+ * @param importer Imports the module and reads what it provides; called once, on first need.
+ * @returns The handle; nothing is loaded yet.
+ */
+export function apart<T>(importer: () => Promise<T>): Apart<T> {
+  let loaded: T | undefined;
+  let begin!: () => void;
+  // The import runs in a reaction set up now, so in the async context the core was loaded in, not in the one of
+  // the call that first needs it: Deno keeps the context an `import()` is called in (an AsyncLocalStorage store,
+  // such as one request's or one agent run's) for the tasks its runtime starts afterwards, such as the next request.
+  const loading = new Promise<void>((resolve) => begin = resolve).then(importer).then((value) => {
+    loaded = value;
+  });
+  const load = () => {
+    begin();
+    return loading;
+  };
+  return {
+    get loaded() {
+      return loaded;
+    },
+    load,
+    use: (work) => loaded !== undefined ? work(loaded) : load().then(() => work(loaded!)),
+  };
+}

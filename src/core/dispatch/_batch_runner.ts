@@ -1,0 +1,323 @@
+// The batch runner's work, loaded apart from the core on a batch's first
+// run or resume (`./_apart.ts`): `batch.ts` checks the arguments and hands
+// the batch here with the set's dispatcher. The dispatcher comes as an
+// argument, not an import, because a bundler moves every module this one
+// imports, and all that module imports, out of the core's entry file into a
+// chunk the two share, which an app then loads as one more file.
+
+import { schedulerClass } from "../contract/effect.ts";
+import type { FailedEvent, ProgressEvent, TerminalEvent } from "../contract/events.ts";
+import { type ToolFailure, toolFailure } from "../contract/failure.ts";
+import type { ToolDescriptor } from "../contract/spec.ts";
+import type { BatchRecord } from "../contract/batch_record.ts";
+import type { RetryPolicy } from "./retry.ts";
+import type { ToolSet } from "./tool_set.ts";
+import type { CallOptions, ToolCall } from "./tool_call.ts";
+import type { BatchCallResult, BatchOptions, BatchProgress, BatchResult, ResumeBatchOptions } from "./batch_types.ts";
+import { PARALLEL, wavesOf } from "./_waves.ts";
+import { batchRecordOf, readBatchRecord } from "./_batch_record.ts";
+import type { Dispatcher } from "./_dispatch.ts";
+import { NO_OPTIONS } from "./_call_options.ts";
+import { CALL, type Watch } from "./_watch.ts";
+
+/** One call the runner drives: how to make an attempt, and whether a failed one may be retried. */
+interface Job {
+  readonly index: number;
+  readonly callId: string;
+  readonly tool: string;
+  readonly descriptor: ToolDescriptor | undefined;
+  readonly retry: RetryPolicy | undefined;
+  /** A terminal the call ends in without running. */
+  readonly refused?: TerminalEvent;
+  attempt(options: CallOptions, attempt: number): Promise<TerminalEvent>;
+  /** Hears the call's last terminal, when its attempts are observed. */
+  ended?(terminal: TerminalEvent): void;
+}
+
+/** What every job of one batch shares: its stop signal, its deadline, its settings. */
+interface Run {
+  readonly options: BatchOptions;
+  /** Aborted by the caller's signal or the deadline: ends waits between attempts. Set when a call may retry. */
+  readonly stop: AbortSignal | undefined;
+  /** Whether the batch sets no option a call takes, so calls without retries take none. */
+  readonly plain: boolean;
+  /** When the batch must end, on the `performance.now()` clock. */
+  readonly deadline: number | undefined;
+}
+
+function failedWith(failure: ToolFailure): TerminalEvent {
+  return { type: "failed", failure };
+}
+
+function outOfTime(tool: string): TerminalEvent {
+  return failedWith(toolFailure("timeout", `The batch ran out of time before the call to "${tool}" started`, {
+    modelText: `The call to "${tool}" did not run: the turn ran out of time.`,
+  }));
+}
+
+function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** Hands an update to the batch's callback; callers check there is one first, so a batch without one builds none. */
+function report(run: Run, update: BatchProgress): void {
+  try {
+    run.options.onProgress!(update);
+  } catch {
+    // A failing progress callback must not fail the batch.
+  }
+}
+
+/** The time an attempt may take: the call's own bound, cut to what is left of the batch. */
+function attemptTimeout(run: Run, job: Job): number | undefined | "over" {
+  const own = run.options.timeoutMs ?? job.descriptor?.timeoutMs;
+  if (run.deadline === undefined) return own;
+  const left = Math.ceil(run.deadline - performance.now());
+  if (left <= 0) return "over";
+  return own === undefined ? left : Math.min(own, left);
+}
+
+/**
+ * The options every attempt of a call shares, with only the fields set:
+ * a call with none takes dispatch's fastest path.
+ */
+function callOptions(run: Run, job: Job): CallOptions {
+  if (run.plain && !job.retry) return NO_OPTIONS;
+  const { signal, extensions, approve, subject, onProgress } = run.options;
+  const options: { -readonly [K in keyof CallOptions]: CallOptions[K] } = {};
+  if (signal !== undefined) options.signal = signal;
+  if (extensions !== undefined) options.extensions = extensions;
+  if (approve !== undefined) options.approve = approve;
+  if (subject !== undefined) options.subject = subject;
+  const projection = typeof run.options.projection === "function"
+    ? run.options.projection({ id: job.callId, name: job.tool })
+    : run.options.projection;
+  if (projection !== undefined) options.projection = projection;
+  // Every attempt carries the same key, so a tool can tell a retry from a new call.
+  // A tool that names its key in its input gets that one; the rest get the call's id.
+  if (job.retry && job.descriptor?.idempotencyKey === undefined && job.callId !== "") {
+    options.idempotencyKey = job.callId;
+  }
+  if (onProgress !== undefined) {
+    const { index, callId } = job;
+    options.onProgress = (event: ProgressEvent) => report(run, { type: "progress", index, callId, event });
+  }
+  return Object.keys(options).length === 0 ? NO_OPTIONS : options;
+}
+
+function ended(run: Run, job: Job, terminal: TerminalEvent, attempts: number): BatchCallResult {
+  job.ended?.(terminal);
+  const { index, callId } = job;
+  if (run.options.onProgress) report(run, { type: "finished", index, callId, terminal, attempts });
+  return { callId, tool: job.tool, terminal, attempts };
+}
+
+/**
+ * Makes one attempt of a call, or ends it when the batch has no time left
+ * to start one. Plain promises: this is the path every call takes.
+ */
+function attemptOnce(run: Run, job: Job, options: CallOptions, attempt: number): Promise<TerminalEvent> | undefined {
+  const timeoutMs = attemptTimeout(run, job);
+  if (timeoutMs === "over") return undefined;
+  const { index, callId } = job;
+  if (run.options.onProgress) report(run, { type: "started", index, callId, attempt });
+  return job.attempt(timeoutMs === undefined ? options : { ...options, timeoutMs }, attempt);
+}
+
+/** Runs one call to its terminal. Most calls end on their first attempt, without an await. */
+function drive(run: Run, job: Job): BatchCallResult | Promise<BatchCallResult> {
+  if (job.refused) return ended(run, job, job.refused, 0);
+  const options = callOptions(run, job);
+  const first = attemptOnce(run, job, options, 1);
+  if (!first) return ended(run, job, outOfTime(job.tool), 0);
+  return first.then((terminal) =>
+    terminal.type === "failed" && job.retry && job.descriptor
+      ? retried(run, job, options, terminal)
+      : ended(run, job, terminal, 1)
+  );
+}
+
+/** Retries a failed call while the policy allows, waiting its delays; the last failure stands when it stops. */
+async function retried(run: Run, job: Job, options: CallOptions, failed: FailedEvent): Promise<BatchCallResult> {
+  const retry = job.retry!;
+  const descriptor = job.descriptor!;
+  let terminal: FailedEvent = failed;
+  for (let attempt = 1;; attempt++) {
+    const failure = terminal.failure;
+    let delayMs: number;
+    try {
+      const decision = retry.decide(descriptor, failure, attempt);
+      if (!decision.retry) return ended(run, job, terminal, attempt);
+      delayMs = decision.delayMs;
+    } catch (error) {
+      const broken = toolFailure("contract", `The retry policy failed for "${job.tool}": ${String(error)}`, {
+        modelText: failure.modelText,
+      });
+      return ended(run, job, failedWith(broken), attempt);
+    }
+    // A wait the batch cannot afford, or one nobody wants any more, ends the call as it failed.
+    const stop = run.stop!;
+    if (stop.aborted || (run.deadline !== undefined && performance.now() + delayMs >= run.deadline)) {
+      return ended(run, job, terminal, attempt);
+    }
+    const { index, callId } = job;
+    if (run.options.onProgress) report(run, { type: "retrying", index, callId, attempt, failure, delayMs });
+    await (run.options.sleep ?? defaultSleep)(delayMs, stop);
+    if (stop.aborted) return ended(run, job, terminal, attempt);
+    const next = attemptOnce(run, job, options, attempt + 1);
+    if (!next) return ended(run, job, terminal, attempt);
+    const end = await next;
+    if (end.type !== "failed") return ended(run, job, end, attempt + 1);
+    terminal = end;
+  }
+}
+
+/** A job runs alone unless its tool may share a wave; an unknown tool fails at once, so it may. */
+function runsAlone(job: Job): boolean {
+  return job.descriptor !== undefined && !PARALLEL.has(schedulerClass(job.descriptor));
+}
+
+/** Runs jobs in waves; the results come in the jobs' order. Never rejects but for a throwing sleep. */
+async function runJobs(jobs: readonly Job[], options: BatchOptions): Promise<BatchCallResult[]> {
+  const { signal, batchTimeoutMs } = options;
+  if (batchTimeoutMs !== undefined && !(typeof batchTimeoutMs === "number" && batchTimeoutMs > 0)) {
+    throw new RangeError(
+      `Cannot run the batch as batchTimeoutMs must be a positive number: current value is ${String(batchTimeoutMs)}`,
+    );
+  }
+  // Only waits between attempts listen to it, so a batch that never retries makes none.
+  const controller = jobs.some((job) => job.retry !== undefined) ? new AbortController() : undefined;
+  const stop = () => controller?.abort();
+  const timer = batchTimeoutMs === undefined || !controller ? undefined : setTimeout(stop, batchTimeoutMs);
+  if (controller && signal) {
+    if (signal.aborted) stop();
+    signal.addEventListener("abort", stop, { once: true });
+  }
+  const { extensions, approve, subject, projection, onProgress } = options;
+  const run: Run = {
+    options,
+    plain: [signal, extensions, approve, subject, projection, onProgress].every((value) => value === undefined),
+    stop: controller?.signal,
+    deadline: batchTimeoutMs === undefined ? undefined : performance.now() + batchTimeoutMs,
+  };
+  const results: BatchCallResult[] = new Array(jobs.length);
+  try {
+    for (const wave of wavesOf(jobs.map((_, position) => position), (position) => runsAlone(jobs[position]))) {
+      const ends = await Promise.all(wave.map((position) => drive(run, jobs[position])));
+      for (const [i, position] of wave.entries()) results[position] = ends[i];
+    }
+  } finally {
+    clearTimeout(timer);
+    if (controller) signal?.removeEventListener("abort", stop);
+  }
+  return results;
+}
+
+/**
+ * How a call's attempts are made. When the set has an observer and the call
+ * may be retried, the observer hears of the call once and of each attempt
+ * under it (how a tracer shows a retried call as one span with a span per
+ * attempt); otherwise each attempt is a plain `ToolSet.call`.
+ */
+function attemptsOf(
+  toolset: ToolSet,
+  dispatcher: Dispatcher | undefined,
+  call: ToolCall,
+  retried: boolean,
+): Pick<Job, "attempt" | "ended"> {
+  if (!retried || dispatcher === undefined || !dispatcher.observed) {
+    return { attempt: (options) => toolset.call(call, options) };
+  }
+  let parent: Watch | undefined;
+  return {
+    attempt(options, attempt) {
+      parent ??= dispatcher.watch(call, CALL);
+      const watch = dispatcher.watch(call, { resumed: false, attempt, parent });
+      return dispatcher.settle(() => dispatcher.admit(call, options), watch);
+    },
+    ended: (terminal) => parent?.end(terminal),
+  };
+}
+
+function resultOf(
+  dispatcher: Dispatcher | undefined,
+  results: readonly BatchCallResult[],
+  subject: string | undefined,
+): BatchResult | Promise<BatchResult> {
+  if (!results.some((entry) => entry.terminal.type === "suspended")) return { results };
+  const record = batchRecordOf(results);
+  const sealed = dispatcher?.sealBatch(record, subject) ?? record;
+  return sealed instanceof Promise ? sealed.then((made) => ({ results, record: made })) : { results, record: sealed };
+}
+
+/** Runs a turn's calls, an array `runBatch` has checked; `dispatcher` is the set's, if `ToolSet` made it. */
+export async function run(
+  toolset: ToolSet,
+  dispatcher: Dispatcher | undefined,
+  calls: readonly ToolCall[],
+  options: BatchOptions,
+): Promise<BatchResult> {
+  const seen = new Set<string>();
+  const jobs = calls.map((call, index): Job => {
+    const callId = typeof call?.id === "string" ? call.id : "";
+    const tool = typeof call?.name === "string" ? call.name : "";
+    // Results are matched to calls by id, in a provider's request and in a resume: one id, one call.
+    const duplicate = callId !== "" && seen.has(callId);
+    seen.add(callId);
+    const descriptor = toolset.descriptor(tool);
+    return {
+      index,
+      callId,
+      tool,
+      descriptor,
+      retry: options.retry,
+      refused: duplicate
+        ? failedWith(
+          toolFailure("invalid_input", `Cannot run the call as an earlier call of the batch has the id "${callId}"`, {
+            modelText: `The call was not run: an earlier call of this turn has the same id "${callId}".`,
+          }),
+        )
+        : undefined,
+      ...attemptsOf(toolset, dispatcher, call, options.retry !== undefined && descriptor !== undefined),
+    };
+  });
+  return resultOf(dispatcher, await runJobs(jobs, options), options.subject);
+}
+
+/** Finishes a turn from its record, with the answers `resumeBatch` has checked; `dispatcher` is the set's. */
+export async function resume(
+  toolset: ToolSet,
+  dispatcher: Dispatcher | undefined,
+  record: BatchRecord,
+  answers: Readonly<Record<string, unknown>>,
+  options: ResumeBatchOptions,
+): Promise<BatchResult> {
+  const opened = dispatcher ? await dispatcher.openBatch(record, options.subject) : { ok: true as const, record };
+  if (!opened.ok) return { results: [], refused: `Cannot resume the batch as ${opened.message}` };
+  const entries = readBatchRecord(opened.record);
+  if (typeof entries === "string") return { results: [], refused: entries };
+  const jobs: Job[] = [];
+  for (const [index, { callId, tool, terminal }] of entries.entries()) {
+    if (terminal.type !== "suspended" || !Object.hasOwn(answers, callId)) continue;
+    jobs.push({
+      index,
+      callId,
+      tool,
+      descriptor: toolset.descriptor(terminal.suspended.tool),
+      retry: undefined,
+      attempt: (callOptions) => toolset.resume(terminal.suspended, answers[callId], callOptions),
+    });
+  }
+  const resumed = await runJobs(jobs, options);
+  const results: BatchCallResult[] = entries.map((entry) => ({ ...entry, attempts: 0 }));
+  for (const [position, job] of jobs.entries()) results[job.index] = resumed[position];
+  return resultOf(dispatcher, results, options.subject);
+}

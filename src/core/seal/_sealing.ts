@@ -1,0 +1,164 @@
+// The seal's work, loaded apart from the core on a seal's first `seal` or
+// `verify` (`./_apart.ts`): the canonical encoding, the HMAC, the stamp and
+// its checks. `RecordSeal` checks its options and the arguments it is given,
+// and hands the rest here.
+
+import { isRecord } from "../common/_is_record.ts";
+import { decodeBase64url, encodeBase64url } from "./_base64url.ts";
+import { canonicalJson } from "./_canonical_json.ts";
+import { type KeyEntry, MAX_KEY_ID_LENGTH, MAX_SUBJECT_LENGTH, type SealSettings } from "./_settings.ts";
+import type { Sealed, SealStamp, VerifyFailureReason, VerifyResult } from "./stamp.ts";
+
+// How far ahead of this host's clock another host's may run: a record sealed
+// there a moment ago still verifies here.
+const CLOCK_SKEW_MS = 60_000;
+const NONCE_BYTES = 16;
+const MAC_BYTES = 32;
+// Binds a MAC to this format, so no other use of the same key yields a valid one.
+const DOMAIN = "salvor-record-seal-v1\n";
+const STAMP_FIELDS = new Set(["v", "kid", "nonce", "iat", "exp", "sub", "mac"]);
+const HMAC_SHA256 = { name: "HMAC", hash: "SHA-256" } as const;
+
+// Made on first use: touching a global at import would be a side effect (Node defines some lazily).
+let encoder: TextEncoder | undefined;
+function utf8Bytes(text: string): Uint8Array<ArrayBuffer> {
+  encoder ??= new TextEncoder();
+  return encoder.encode(text);
+}
+
+/** Stamps a copy of a record that `RecordSeal.seal` has checked (see there). */
+export async function sealRecord<T extends object>(
+  settings: SealSettings,
+  record: T,
+  subject: string | undefined,
+): Promise<Sealed<T>> {
+  const copy = JSON.parse(canonicalJson(record)) as Record<string, unknown>;
+  const iat = Math.floor(clock(settings));
+  const stamp: Omit<SealStamp, "mac"> = {
+    v: 1,
+    kid: settings.signing.id,
+    nonce: encodeBase64url(crypto.getRandomValues(new Uint8Array(NONCE_BYTES))),
+    iat,
+    exp: iat + settings.ttlMs,
+    ...(subject === undefined ? {} : { sub: subject }),
+  };
+  copy.seal = stamp;
+  const key = await cryptoKey(settings.signing);
+  const mac = new Uint8Array(await crypto.subtle.sign(HMAC_SHA256, key, signedBytes(copy)));
+  copy.seal = { ...stamp, mac: encodeBase64url(mac) };
+  return copy as Sealed<T>;
+}
+
+/** Checks a record read back from storage, for the subject `RecordSeal.verify` has checked (see there). */
+export async function verifyRecord(
+  settings: SealSettings,
+  record: unknown,
+  subject: string | undefined,
+): Promise<VerifyResult> {
+  let copy: unknown;
+  try {
+    copy = JSON.parse(canonicalJson(record));
+  } catch (error) {
+    const what = error instanceof RangeError && /^Cannot encode/.test(error.message)
+      ? "nests too deep or is too large to have been sealed"
+      : "is not plain JSON";
+    return refuse("malformed", `The record ${what}.`);
+  }
+  if (!isRecord(copy)) return refuse("malformed", "A sealed record must be a JSON object.");
+  if (!Object.hasOwn(copy, "seal")) return refuse("unsealed", "The record has no seal field.");
+  const stamp = readStamp(copy.seal);
+  if (typeof stamp === "string") return refuse("malformed", stamp);
+  const entry = settings.keys.get(stamp.kid);
+  if (entry === undefined) {
+    // The kid is not quoted: nothing the record says reaches a message before its MAC is checked.
+    return refuse("unknown_key", "The record was sealed with a key this seal does not hold.");
+  }
+  const { mac, ...signed } = stamp;
+  copy.seal = signed;
+  const key = await cryptoKey(entry);
+  const macBytes = decodeBase64url(mac, MAC_BYTES) as Uint8Array<ArrayBuffer>;
+  if (!await crypto.subtle.verify(HMAC_SHA256, key, macBytes, signedBytes(copy))) {
+    return refuse("bad_mac", "The record or its stamp was changed after it was sealed, or sealed with another key.");
+  }
+  const now = clock(settings);
+  if (now >= stamp.exp) {
+    return refuse("expired", `The record's seal expired at ${new Date(stamp.exp).toISOString()}.`);
+  }
+  if (stamp.iat > now + CLOCK_SKEW_MS) {
+    return refuse("not_yet_valid", `The record's seal is dated ${new Date(stamp.iat).toISOString()}, in the future.`);
+  }
+  if (stamp.sub !== subject) {
+    const message = stamp.sub === undefined
+      ? "The record was sealed for no subject, and a subject was expected."
+      : subject === undefined
+      ? "The record was sealed for a subject, and none was given."
+      : "The record was sealed for another subject.";
+    return refuse("subject_mismatch", message);
+  }
+  if (!await settings.nonces.consume(stamp.nonce, stamp.exp)) {
+    return refuse("replayed", "The record's nonce was used before (or the nonce store could not record it).");
+  }
+  const { seal: _, ...rest } = copy;
+  return { ok: true, record: rest, stamp: Object.freeze(stamp) };
+}
+
+// A clock that gives no time would let every record pass its expiry check.
+function clock(settings: SealSettings): number {
+  const now = settings.now();
+  if (typeof now !== "number" || !Number.isFinite(now) || Math.abs(now) > Number.MAX_SAFE_INTEGER) {
+    throw new TypeError(
+      `Cannot seal records as options.now() must return a time in milliseconds: current value is ${String(now)}`,
+    );
+  }
+  return now;
+}
+
+function refuse(reason: VerifyFailureReason, message: string): VerifyResult {
+  return { ok: false, reason, message };
+}
+
+/** The bytes a MAC covers: the format's domain, then the canonical record with its stamp but no MAC. */
+function signedBytes(record: Record<string, unknown>): Uint8Array<ArrayBuffer> {
+  return utf8Bytes(DOMAIN + canonicalJson(record));
+}
+
+/** The stamp, or what is wrong with it. Reads only the stamp: nothing else is trusted yet. */
+function readStamp(value: unknown): SealStamp | string {
+  if (!isRecord(value)) return "The record's seal must be an object.";
+  for (const field of Object.keys(value)) {
+    if (!STAMP_FIELDS.has(field)) return "The record's seal has a field a version 1 seal does not.";
+  }
+  const { v, kid, nonce, iat, exp, sub, mac } = value;
+  if (v !== 1) return "Only version 1 seals can be verified.";
+  if (typeof kid !== "string" || kid.length === 0 || kid.length > MAX_KEY_ID_LENGTH) {
+    return `The seal's kid must be a string of 1 to ${MAX_KEY_ID_LENGTH} characters.`;
+  }
+  if (typeof nonce !== "string" || decodeBase64url(nonce, NONCE_BYTES) === undefined) {
+    return `The seal's nonce must be ${NONCE_BYTES} bytes in base64url.`;
+  }
+  if (!Number.isSafeInteger(iat) || (iat as number) < 0) return "The seal's iat must be a time in milliseconds.";
+  if (!Number.isSafeInteger(exp) || (exp as number) <= (iat as number)) {
+    return "The seal's exp must be a time in milliseconds after its iat.";
+  }
+  if (sub !== undefined && (typeof sub !== "string" || sub.length === 0 || sub.length > MAX_SUBJECT_LENGTH)) {
+    return `The seal's sub must be a string of 1 to ${MAX_SUBJECT_LENGTH} characters.`;
+  }
+  if (typeof mac !== "string" || decodeBase64url(mac, MAC_BYTES) === undefined) {
+    return `The seal's mac must be ${MAC_BYTES} bytes in base64url.`;
+  }
+  return {
+    v: 1,
+    kid,
+    nonce,
+    iat: iat as number,
+    exp: exp as number,
+    ...(sub === undefined ? {} : { sub: sub as string }),
+    mac,
+  };
+}
+
+function cryptoKey(entry: KeyEntry): Promise<CryptoKey> {
+  if (!(entry.material instanceof Uint8Array)) return Promise.resolve(entry.material);
+  entry.imported ??= crypto.subtle.importKey("raw", entry.material, HMAC_SHA256, false, ["sign", "verify"]);
+  return entry.imported;
+}
