@@ -153,6 +153,13 @@ Deno.test("compileValidator() refuses two schemas named by one URI or anchor as 
     },
   };
   assert.equal(compileValidator(twoResources).isValid(1), true);
+  // A remote of an older draft may name an anchor with a fragment alone in "$id": it does not rename the remote.
+  const remotes = {
+    "https://example.com/old.json": { type: "object", definitions: { d: { $id: "#d", type: "integer" } } },
+  };
+  const throughRemote = compileValidator({ $ref: "https://example.com/old.json" }, { remotes });
+  assert.equal(throughRemote.isValid({}), true);
+  assert.equal(throughRemote.isValid(5), false);
 });
 
 Deno.test("compileValidator() ignores keywords that are not JSON Schema keywords", () => {

@@ -132,7 +132,9 @@ function walk(
     }
     const [uri, fragment] = splitFragment(resolved);
     const at = `${location}/$id`;
-    if (draft === "7" && id.startsWith("#")) {
+    // A fragment alone names an anchor in the enclosing resource, as draft-07 says; 2020-12 forbids it, and
+    // reading it so keeps it from renaming that resource.
+    if (id.startsWith("#")) {
       claim(registry.anchors, resolved, node, at, "$id", registry);
     } else {
       own = uri;
