@@ -1,0 +1,82 @@
+// Case 2's price of trust, on Deno: what the linear-time pattern engine
+// (re2js, which every MCP tool's schema runs on) costs against the built-in
+// RegExp the host's own schemas run on. The ticket call both ways, one
+// ordinary pattern, and one catastrophic pattern short enough for RegExp to
+// finish.
+
+import { defineJsonTool, ToolSet } from "../mod.ts";
+import { linearPatterns } from "../dyn.ts";
+import { nativePatterns, type PatternEngine } from "../src/core/schema/validator/patterns.ts";
+import { check, compare, type Mode, ratioRows, type Row } from "./_harness.ts";
+import type { TicketSchemas } from "./_json_schema_case.ts";
+import { type Dispatch, fileTicket, handWritten, NAME, type Ticket, USER, VALID_ARGUMENTS } from "./_ticket.ts";
+
+const HAND = "hand-written: JSON.parse + a hand-written check in/out";
+const NATIVE = "built-in RegExp (the host's own schemas)";
+const LINEAR = "linearPatterns: re2js (untrusted schemas, every MCP tool's)";
+
+/** A catastrophic pattern and an input RegExp still finishes on: each more `a` doubles its time. */
+const CATASTROPHIC = "^(a+)+$";
+const CATASTROPHIC_INPUT = `${"a".repeat(16)}!`;
+
+function ticketCall(schemas: TicketSchemas, patterns: PatternEngine): Dispatch {
+  const tools = new ToolSet().register(defineJsonTool<Ticket>({
+    name: NAME,
+    description: "File a ticket in the tracker.",
+    ...schemas,
+    patterns,
+    effects: ["external.mutation"],
+    run: fileTicket,
+  }));
+  return async (json) => (await tools.call({ id: "call_1", name: NAME, arguments: json })).type === "output";
+}
+
+/**
+ * Measures the ticket call with either engine against the hand-written
+ * dispatch, then one ordinary and one catastrophic pattern with each engine,
+ * after checking that both engines answer alike.
+ *
+ * @param schemas The ticket tool's schemas.
+ * @param mode Full or smoke.
+ * @returns Three groups of rows.
+ * @throws {Error} When a contender does not behave as claimed.
+ */
+export async function patternCostRows(schemas: TicketSchemas, mode: Mode): Promise<Row[]> {
+  const calls: [string, Dispatch][] = [
+    [HAND, handWritten()],
+    [`ours, ${NATIVE}`, ticketCall(schemas, nativePatterns)],
+    [`ours, ${LINEAR}`, ticketCall(schemas, linearPatterns)],
+  ];
+  for (const [name, dispatch] of calls) check(await dispatch(VALID_ARGUMENTS), `${name} refused the valid input`);
+  const callNames = calls.map(([name]) => name);
+  const callStats = await compare(
+    calls.map(([name, dispatch]) => ({ name, run: () => dispatch(VALID_ARGUMENTS) })),
+    mode,
+  );
+  const rows = ratioRows(
+    "2. Raw JSON Schema dispatch on Deno, valid input, by pattern engine (per call)",
+    callNames,
+    callStats,
+    "ns",
+    HAND,
+  );
+  const cases = [
+    ["2. One pattern: the ticket's user name on a matching value (per test)", USER.source, "dana.k", true],
+    [
+      `2. A catastrophic pattern: ${CATASTROPHIC} on ${CATASTROPHIC_INPUT.length} characters (per test)`,
+      CATASTROPHIC,
+      CATASTROPHIC_INPUT,
+      false,
+    ],
+  ] as const;
+  for (const [group, source, input, matches] of cases) {
+    const engines = [[NATIVE, nativePatterns], [LINEAR, linearPatterns]] as const;
+    const tests = engines.map(([name, engine]) => {
+      const pattern = engine.compile(source);
+      check(pattern.test(input) === matches, `${name} answered ${!matches} for ${source}`);
+      return { name, run: () => pattern.test(input) };
+    });
+    rows.push(...ratioRows(group, tests.map(({ name }) => name), await compare(tests, mode), "ns", NATIVE));
+  }
+  return rows;
+}
