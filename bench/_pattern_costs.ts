@@ -1,19 +1,23 @@
 // Case 2's price of trust, on Deno: what the linear-time pattern engine
-// (re2js, which every MCP tool's schema runs on) costs against the built-in
-// RegExp the host's own schemas run on. The ticket call both ways, one
-// ordinary pattern, and one catastrophic pattern short enough for RegExp to
-// finish.
+// (`linearPatterns`, which every MCP tool's schema runs on) costs against
+// the built-in RegExp the host's own schemas run on, and against re2js for
+// every pattern, as it ran before bounded patterns took the built-in RegExp.
+// The ticket call each way, one ordinary pattern, and one catastrophic
+// pattern short enough for RegExp to finish.
 
 import { defineJsonTool, ToolSet } from "../mod.ts";
 import { linearPatterns } from "../dyn.ts";
 import { nativePatterns, type PatternEngine } from "../src/core/schema/validator/patterns.ts";
+import { compileRe2 } from "../src/core/schema/validator/_re2.ts";
 import { check, compare, type Mode, ratioRows, type Row } from "./_harness.ts";
 import type { TicketSchemas } from "./_json_schema_case.ts";
 import { type Dispatch, fileTicket, handWritten, NAME, type Ticket, USER, VALID_ARGUMENTS } from "./_ticket.ts";
 
 const HAND = "hand-written: JSON.parse + a hand-written check in/out";
 const NATIVE = "built-in RegExp (the host's own schemas)";
-const LINEAR = "linearPatterns: re2js (untrusted schemas, every MCP tool's)";
+const RE2 = "re2js for every pattern";
+const LINEAR = "linearPatterns (untrusted schemas, every MCP tool's)";
+const RE2_ONLY: PatternEngine = { compile: compileRe2 };
 
 /** A catastrophic pattern and an input RegExp still finishes on: each more `a` doubles its time. */
 const CATASTROPHIC = "^(a+)+$";
@@ -32,9 +36,9 @@ function ticketCall(schemas: TicketSchemas, patterns: PatternEngine): Dispatch {
 }
 
 /**
- * Measures the ticket call with either engine against the hand-written
+ * Measures the ticket call with each engine against the hand-written
  * dispatch, then one ordinary and one catastrophic pattern with each engine,
- * after checking that both engines answer alike.
+ * after checking that the engines answer alike.
  *
  * @param schemas The ticket tool's schemas.
  * @param mode Full or smoke.
@@ -45,6 +49,7 @@ export async function patternCostRows(schemas: TicketSchemas, mode: Mode): Promi
   const calls: [string, Dispatch][] = [
     [HAND, handWritten()],
     [`ours, ${NATIVE}`, ticketCall(schemas, nativePatterns)],
+    [`ours, ${RE2}`, ticketCall(schemas, RE2_ONLY)],
     [`ours, ${LINEAR}`, ticketCall(schemas, linearPatterns)],
   ];
   for (const [name, dispatch] of calls) check(await dispatch(VALID_ARGUMENTS), `${name} refused the valid input`);
@@ -70,7 +75,7 @@ export async function patternCostRows(schemas: TicketSchemas, mode: Mode): Promi
     ],
   ] as const;
   for (const [group, source, input, matches] of cases) {
-    const engines = [[NATIVE, nativePatterns], [LINEAR, linearPatterns]] as const;
+    const engines = [[NATIVE, nativePatterns], [RE2, RE2_ONLY], [LINEAR, linearPatterns]] as const;
     const tests = engines.map(([name, engine]) => {
       const pattern = engine.compile(source);
       check(pattern.test(input) === matches, `${name} answered ${!matches} for ${source}`);

@@ -89,6 +89,25 @@ Deno.test("an untrusted ^(a+)+$ on 40 characters is answered at once, for input 
   assert.ok(gapMs < MAX_GAP_MS, `the event loop was blocked for ${gapMs} ms`);
 });
 
+Deno.test("an untrusted pattern that runs on the built-in RegExp, tried on every string of a full argument, keeps the event loop free", async () => {
+  // Two variable atoms before a "!" the strings lack: each test tries every pair of counts, near the bound.
+  const pattern = "^[a-z]{0,7}[a-z]{0,7}!";
+  assert.ok(linearPatterns.compile(pattern) instanceof RegExp, "the pattern runs on the built-in RegExp");
+  // Every string fails the pattern and passes the other branch, so each one is tested.
+  const tools = new ToolSet().register(untrustedTool({
+    type: "object",
+    properties: { list: { type: "array", items: { anyOf: [{ pattern }, { type: "string" }] } } },
+  }));
+  const list = new Array(14_000).fill("a".repeat(15));
+  assert.ok(JSON.stringify({ list }).length > 250_000);
+  const { result: end, gapMs } = await largestGap(() => callOnce(tools, { list }));
+  console.log(
+    `${list.length} strings on a bounded pattern: ${end.type}, largest event-loop gap ${gapMs.toFixed(1)} ms`,
+  );
+  assert.equal(end.type, "output");
+  assert.ok(gapMs < MAX_GAP_MS, `the event loop was blocked for ${gapMs} ms`);
+});
+
 Deno.test("defineJsonTool() refuses an untrusted pattern the linear-time engine cannot express, naming it", () => {
   assert.throws(
     () => untrustedTool({ type: "object", properties: { a: { type: "string", pattern: "^(a)\\1$" } } }),

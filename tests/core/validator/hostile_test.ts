@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { compileValidator } from "../../../src/core/schema/validator/validator.ts";
 import { linearPatterns } from "../../../src/core/schema/validator/linear_patterns.ts";
+import { compileRe2 } from "../../../src/core/schema/validator/_re2.ts";
 import { SchemaRefusal } from "../../../src/core/schema/validator/refusal.ts";
 import { SchemaBudgetError } from "../../../src/core/schema/validator/budget.ts";
 
@@ -50,7 +51,7 @@ Deno.test("linearPatterns refuses a backreference or a lookaround as unsupported
   }
 });
 
-Deno.test("linearPatterns reads ECMA-262 classes as RegExp does", () => {
+Deno.test("linearPatterns and its re2js translation read ECMA-262 classes as RegExp does", () => {
   const cases: [string, string[]][] = [
     ["^\\s+$", [" ", "\u00a0", "\u2028", "\t", "a"]],
     ["^a.c$", ["abc", "a\nc", "a\rc", "a\u2028c"]],
@@ -61,10 +62,11 @@ Deno.test("linearPatterns reads ECMA-262 classes as RegExp does", () => {
     ["[]", ["", "a"]],
   ];
   for (const [source, inputs] of cases) {
-    const linear = linearPatterns.compile(source);
     const native = new RegExp(source, "u");
-    for (const input of inputs) {
-      assert.equal(linear.test(input), native.test(input), `${source} on ${JSON.stringify(input)}`);
+    for (const engine of [linearPatterns.compile(source), compileRe2(source)]) {
+      for (const input of inputs) {
+        assert.equal(engine.test(input), native.test(input), `${source} on ${JSON.stringify(input)}`);
+      }
     }
   }
 });
