@@ -108,6 +108,17 @@ Deno.test("an untrusted pattern that runs on the built-in RegExp, tried on every
   assert.ok(gapMs < MAX_GAP_MS, `the event loop was blocked for ${gapMs} ms`);
 });
 
+Deno.test("an untrusted pattern with an unbounded atom that runs on the built-in RegExp keeps the event loop free on a 250,000-character string", async () => {
+  // Each of the first atom's 20 counts leaves the digits to the unbounded atom, which gives them back one at a time.
+  const pattern = "^[a-z0-9]{1,20}\\d*!";
+  assert.ok(linearPatterns.compile(pattern) instanceof RegExp, "the pattern runs on the built-in RegExp");
+  const tools = new ToolSet().register(untrustedTool({ type: "object", properties: { code: { pattern } } }));
+  const { result: end, gapMs } = await largestGap(() => callOnce(tools, { code: "1".repeat(250_000) }));
+  console.log(`a 250,000-digit string on ${pattern}: ${end.type}, largest event-loop gap ${gapMs.toFixed(1)} ms`);
+  assert.equal(end.type === "failed" && end.failure.kind, "invalid_input");
+  assert.ok(gapMs < MAX_GAP_MS, `the event loop was blocked for ${gapMs} ms`);
+});
+
 Deno.test("defineJsonTool() refuses an untrusted pattern the linear-time engine cannot express, naming it", () => {
   assert.throws(
     () => untrustedTool({ type: "object", properties: { a: { type: "string", pattern: "^(a)\\1$" } } }),

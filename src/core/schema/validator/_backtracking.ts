@@ -1,16 +1,27 @@
 // How long a backtracking engine (the built-in RegExp) can take on one test
 // of a pattern, for the patterns where that is easy to bound: anchored at the
-// start, a chain of single-character atoms, every quantifier bounded. Most
-// patterns of real schemas are such a chain (`^\d{4}-\d{2}-\d{2}$`,
-// `^[a-z][a-z0-9_-]{1,31}$`); none of them can backtrack catastrophically.
+// start, a chain of single-character atoms, at most one of them unbounded.
+// Most patterns of real schemas are such a chain (`^\d{4}-\d{2}-\d{2}$`,
+// `^[a-z][a-z0-9_-]{1,31}$`, `^[A-Z]+-\d+$`); none of them can backtrack
+// catastrophically.
 
-/** The most steps a pattern may take on one test to run on the built-in RegExp: about a microsecond. */
+/** The most steps a pattern may take on one test, apart from its per-character steps: about a microsecond. */
 export const MAX_BACKTRACKING_STEPS = 1024;
 
-/** One atom of the chain: how many repetition counts it can try, and the most characters it takes. */
+/** The most steps a pattern may take for each character of the text: RE2 takes tens. */
+export const MAX_STEPS_PER_CHARACTER = 64;
+
+/** A bound on the steps of one test of a text of `n` characters: `perCharacter * n + fixed`. */
+export interface BacktrackingBound {
+  readonly perCharacter: number;
+  readonly fixed: number;
+}
+
+/** One atom of the chain: how many repetition counts it can try, and the most characters it takes (unbounded: any). */
 interface Atom {
   readonly choices: number;
   readonly longest: number;
+  readonly unbounded: boolean;
 }
 
 const CLASS_ESCAPES = new Set(["d", "D", "s", "S", "w", "W", "f", "n", "r", "t", "v"]);
@@ -60,18 +71,19 @@ function atomEnd(source: string, i: number): number {
   return code >= 0xd800 && code <= 0xdbff && i + 1 < source.length ? i + 2 : i + 1;
 }
 
-/** Reads the quantifier at `source[i]`: its bounds and the index after it; none is `{1, 1}`; unbounded is undefined. */
+/** Reads the quantifier at `source[i]`: its bounds (`max` Infinity when unbounded) and the index after it; none is `{1}`. */
 function quantifier(source: string, i: number): [min: number, max: number, end: number] | undefined {
   let min = 1;
   let max = 1;
   let end = i;
   if (source[i] === "?") [min, max, end] = [0, 1, i + 1];
-  else if (source[i] === "*" || source[i] === "+") return undefined;
+  else if (source[i] === "*") [min, max, end] = [0, Infinity, i + 1];
+  else if (source[i] === "+") [min, max, end] = [1, Infinity, i + 1];
   else if (source[i] === "{") {
     const match = /^\{(\d{1,6})(,(\d{1,6})?)?\}/.exec(source.slice(i));
-    if (!match || (match[2] !== undefined && match[3] === undefined)) return undefined;
+    if (!match) return undefined;
     min = Number(match[1]);
-    max = match[3] === undefined ? min : Number(match[3]);
+    max = match[2] === undefined ? min : match[3] === undefined ? Infinity : Number(match[3]);
     end = i + match[0].length;
   }
   // A lazy quantifier tries the same counts in the other order.
@@ -80,18 +92,23 @@ function quantifier(source: string, i: number): [min: number, max: number, end: 
 }
 
 /**
- * Bounds the steps a backtracking engine takes on one test of a pattern, of
- * any text: a greedy or lazy atom of `choices` counts, each taking at most
- * `longest` characters, tries each count with the rest of the chain behind
- * it, so the rest's bound is multiplied by `choices`; an anchored pattern
- * fails at once at every other start. A pattern outside that shape (a group,
- * an alternation, an unbounded quantifier, no start anchor, a lookaround or a
- * backreference) gets no bound.
+ * Bounds the steps a backtracking engine takes on one test of a pattern, for
+ * a text of any length. An atom that can repeat `choices` times, each count
+ * taking at most `longest` characters, tries each count with the rest of the
+ * chain behind it: the rest's bound is multiplied by `choices`, and each try
+ * is charged `longest` steps again. An unbounded atom takes up to all `n`
+ * characters once and gives them back one at a time, trying the rest after
+ * each: `n` plus `n + 1` times the rest, which stays linear only when the
+ * rest is bounded by a constant, so a second unbounded atom has no bound. An
+ * anchored pattern fails at once at every other start. A pattern outside that
+ * shape (a group, an alternation, no start anchor, an assertion other than
+ * `^` first and `$` last, a lookaround or a backreference) has no bound.
  *
  * @param source The pattern, valid with the `u` flag.
- * @returns The bound, at most {@linkcode MAX_BACKTRACKING_STEPS}; `undefined` when there is none that low.
+ * @returns The bound, within {@linkcode MAX_STEPS_PER_CHARACTER} and
+ * {@linkcode MAX_BACKTRACKING_STEPS}; `undefined` when there is none that low.
  */
-export function backtrackingSteps(source: string): number | undefined {
+export function backtrackingBound(source: string): BacktrackingBound | undefined {
   if (source[0] !== "^") return undefined;
   const atoms: Atom[] = [];
   for (let i = 1; i < source.length;) {
@@ -102,13 +119,21 @@ export function backtrackingSteps(source: string): number | undefined {
     if (quantified === undefined) return undefined;
     const [min, max, next] = quantified;
     if (max < min) return undefined;
-    atoms.push({ choices: max - min + 1, longest: max });
+    atoms.push({ choices: max - min + 1, longest: max, unbounded: max === Infinity });
     i = next;
   }
-  let steps = 1;
+  let perCharacter = 0;
+  let fixed = 1;
   for (let j = atoms.length - 1; j >= 0; j--) {
-    steps = atoms[j].choices * (atoms[j].longest + steps);
-    if (steps > MAX_BACKTRACKING_STEPS) return undefined;
+    const { choices, longest, unbounded } = atoms[j];
+    if (unbounded) {
+      if (perCharacter > 0) return undefined;
+      perCharacter = 1 + fixed;
+    } else {
+      perCharacter *= choices;
+      fixed = choices * (longest + fixed);
+    }
+    if (perCharacter > MAX_STEPS_PER_CHARACTER || fixed > MAX_BACKTRACKING_STEPS) return undefined;
   }
-  return steps;
+  return { perCharacter, fixed };
 }
