@@ -7,8 +7,8 @@
 // source and Node.js and Bun the npm build (bench/_json_schema_probe.ts).
 
 import { type Schema, Validator } from "@cfworker/json-schema";
-import { defineJsonTool, ToolSet } from "@salvor/tools";
-import { compileSchema } from "@salvor/tools/dyn";
+import { defineJsonTool, type TerminalEvent, ToolSet } from "@salvor/tools";
+import { compileSchema, type PatternEngine } from "@salvor/tools/dyn";
 import { check, compare, type Mode, ratioRows, type Row } from "./_harness.ts";
 import {
   DESCRIPTION,
@@ -48,6 +48,26 @@ export function ajv(schema: Record<string, unknown>): (value: unknown) => boolea
 }
 
 /**
+ * The ticket tool defined from its JSON Schemas, alone in a ToolSet: what
+ * every "ours" row of case 2 calls.
+ *
+ * @param schemas The ticket tool's schemas.
+ * @param patterns The engine its patterns run on; the built-in RegExp when absent.
+ * @returns A call of the tool with a JSON arguments string, resolving to its terminal event.
+ */
+export function ticketTool(schemas: TicketSchemas, patterns?: PatternEngine): (json: string) => Promise<TerminalEvent> {
+  const tools = new ToolSet().register(defineJsonTool<Ticket>({
+    name: NAME,
+    description: DESCRIPTION,
+    ...schemas,
+    ...(patterns === undefined ? {} : { patterns }),
+    effects: ["external.mutation"],
+    run: fileTicket,
+  }));
+  return (json) => tools.call({ id: "call_1", name: NAME, arguments: json });
+}
+
+/**
  * Measures raw JSON Schema dispatch of the valid and the invalid input, after
  * checking that every contender accepts the one and refuses the other.
  *
@@ -60,16 +80,8 @@ export function ajv(schema: Record<string, unknown>): (value: unknown) => boolea
 export async function jsonSchemaDispatchRows(schemas: TicketSchemas, runtime: string, mode: Mode): Promise<Row[]> {
   const { inputSchema, outputSchema } = schemas;
   check(compileSchema(inputSchema).engine === "compiled", "ours did not compile the ticket schema");
-  const tools = new ToolSet().register(defineJsonTool<Ticket>({
-    name: NAME,
-    description: DESCRIPTION,
-    inputSchema,
-    outputSchema,
-    effects: ["external.mutation"],
-    run: fileTicket,
-  }));
-  const ours: Dispatch = async (json) =>
-    (await tools.call({ id: "call_1", name: NAME, arguments: json })).type === "output";
+  const call = ticketTool(schemas);
+  const ours: Dispatch = async (json) => (await call(json)).type === "output";
   const contenders = [
     [HAND, handWritten()],
     [OURS, ours],

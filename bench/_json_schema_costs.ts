@@ -5,13 +5,12 @@
 // measured side by side in one run.
 
 import { type CompiledSchema, compileSchema } from "../dyn.ts";
-import { defineJsonTool, ToolSet } from "../mod.ts";
 import { copyJsonValue, DEFAULT_LIMITS } from "../src/core/common/limits.ts";
 import { outputAsText } from "../src/core/contract/_output_text.ts";
 import { readArguments } from "../src/core/dispatch/_arguments.ts";
 import { invalidInput } from "../src/core/dispatch/_dispatch_failures.ts";
 import { check, compare, type Mode, ratioRows, type Row } from "./_harness.ts";
-import type { TicketSchemas } from "./_json_schema_case.ts";
+import { type TicketSchemas, ticketTool } from "./_json_schema_case.ts";
 import {
   type Dispatch,
   fileTicket,
@@ -90,14 +89,7 @@ export async function jsonSchemaCostRows(schemas: TicketSchemas, mode: Mode): Pr
   const input = compileSchema(schemas.inputSchema);
   const output = compileSchema(schemas.outputSchema);
   await Promise.all([input.loading, output.loading]);
-  const tools = new ToolSet().register(defineJsonTool<Ticket>({
-    name: NAME,
-    description: "File a ticket in the tracker.",
-    ...schemas,
-    effects: ["external.mutation"],
-    run: fileTicket,
-  }));
-  const call = (json: string) => tools.call({ id: "call_1", name: NAME, arguments: json });
+  const call = ticketTool(schemas);
   const accounts = [
     {
       label: "valid",

@@ -5,13 +5,12 @@
 // The ticket call each way, one ordinary pattern, and one catastrophic
 // pattern short enough for RegExp to finish.
 
-import { defineJsonTool, ToolSet } from "../mod.ts";
 import { linearPatterns } from "../dyn.ts";
 import { nativePatterns, type PatternEngine } from "../src/core/schema/validator/patterns.ts";
 import { compileRe2 } from "../src/core/schema/validator/_re2.ts";
 import { check, compare, type Mode, ratioRows, type Row } from "./_harness.ts";
-import type { TicketSchemas } from "./_json_schema_case.ts";
-import { type Dispatch, fileTicket, handWritten, NAME, type Ticket, USER, VALID_ARGUMENTS } from "./_ticket.ts";
+import { type TicketSchemas, ticketTool } from "./_json_schema_case.ts";
+import { type Dispatch, handWritten, USER, VALID_ARGUMENTS } from "./_ticket.ts";
 
 const HAND = "hand-written: JSON.parse + a hand-written check in/out";
 const NATIVE = "built-in RegExp (the host's own schemas)";
@@ -23,16 +22,10 @@ const RE2_ONLY: PatternEngine = { compile: compileRe2 };
 const CATASTROPHIC = "^(a+)+$";
 const CATASTROPHIC_INPUT = `${"a".repeat(16)}!`;
 
+/** The ticket call with its patterns on `patterns`: whether it produced an output. */
 function ticketCall(schemas: TicketSchemas, patterns: PatternEngine): Dispatch {
-  const tools = new ToolSet().register(defineJsonTool<Ticket>({
-    name: NAME,
-    description: "File a ticket in the tracker.",
-    ...schemas,
-    patterns,
-    effects: ["external.mutation"],
-    run: fileTicket,
-  }));
-  return async (json) => (await tools.call({ id: "call_1", name: NAME, arguments: json })).type === "output";
+  const call = ticketTool(schemas, patterns);
+  return async (json) => (await call(json)).type === "output";
 }
 
 /**
