@@ -17,11 +17,10 @@ export interface BacktrackingBound {
   readonly fixed: number;
 }
 
-/** One atom of the chain: how many repetition counts it can try, and the most characters it takes (unbounded: any). */
+/** One atom of the chain: how many repetition counts it can try, and the most characters it takes (Infinity: any). */
 interface Atom {
   readonly choices: number;
   readonly longest: number;
-  readonly unbounded: boolean;
 }
 
 const CLASS_ESCAPES = new Set(["d", "D", "s", "S", "w", "W", "f", "n", "r", "t", "v"]);
@@ -119,14 +118,14 @@ export function backtrackingBound(source: string): BacktrackingBound | undefined
     if (quantified === undefined) return undefined;
     const [min, max, next] = quantified;
     if (max < min) return undefined;
-    atoms.push({ choices: max - min + 1, longest: max, unbounded: max === Infinity });
+    atoms.push({ choices: max - min + 1, longest: max });
     i = next;
   }
   let perCharacter = 0;
   let fixed = 1;
   for (let j = atoms.length - 1; j >= 0; j--) {
-    const { choices, longest, unbounded } = atoms[j];
-    if (unbounded) {
+    const { choices, longest } = atoms[j];
+    if (longest === Infinity) {
       if (perCharacter > 0) return undefined;
       perCharacter = 1 + fixed;
     } else {
