@@ -22,9 +22,9 @@ const steps: readonly Step[] = [
     name: "type check",
     args: ["check", DEV_LOCK, ...entrypoints, "src/", "tests/", "tasks/", "examples/"],
   },
-  // The core's tests get no permissions at all: that is the proof it does no IO.
+  // The core's tests get no permissions at all (no --allow flag): that is the proof it does no IO.
   {
-    name: "core tests (no permissions)",
+    name: "core tests",
     args: ["test", DEV_LOCK, "--no-prompt", "tests/core/", "tests/providers/", "tests/testing/"],
   },
   // Every code block of the README runs too, so it cannot rot.
@@ -144,12 +144,17 @@ for (const step of steps) {
 }
 
 console.log("\n=== summary");
+// Each step's line reads "name: passed in ..."; the one closing line is the plain total that follows.
 for (const { name, ok, seconds, passed, failed } of results) {
-  const counts = passed + failed > 0 ? `, ${passed} passed, ${failed} failed` : "";
-  console.log(`${ok ? "ok  " : "FAIL"} ${name} (${seconds.toFixed(1)} s${counts})`);
+  const counts = passed + failed > 0 ? ` (${passed} tests passed, ${failed} failed)` : "";
+  console.log(`${name}: ${ok ? "passed" : "FAILED"} in ${seconds.toFixed(1)} s${counts}`);
 }
-const failedSteps = results.filter((result) => !result.ok).length;
-console.log(`steps: ${results.length - failedSteps} passed, ${failedSteps} failed`);
+const failedSteps = results.filter((result) => !result.ok).map((result) => result.name);
+console.log(
+  failedSteps.length === 0
+    ? `all ${results.length} steps passed`
+    : `${failedSteps.length} of ${results.length} steps FAILED: ${failedSteps.join(", ")}`,
+);
 const total = (key: "passed" | "failed") => results.reduce((sum, result) => sum + result[key], 0);
 console.log(`tests: ${total("passed")} passed, ${total("failed")} failed`);
-Deno.exit(failedSteps === 0 ? 0 : 1);
+Deno.exit(failedSteps.length === 0 ? 0 : 1);

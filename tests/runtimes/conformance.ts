@@ -446,7 +446,7 @@ export async function runConformance(runtime: string): Promise<ConformanceReport
   return {
     failed,
     lines: [
-      ...results.map((result) => result.ok ? `ok   ${result.name}` : `FAIL ${result.name}: ${result.detail}`),
+      ...results.map((result) => result.ok ? `held    ${result.name}` : `FAILED  ${result.name}: ${result.detail}`),
       `${runtime}: ${passed} passed, ${failed} failed`,
     ],
   };

@@ -193,7 +193,7 @@ async function main(): Promise<boolean> {
     console.log(output.trimEnd());
     const line = CLOSING.exec(output);
     const passed = code === 0 && line !== null && line[1] === runtime.name && line[3] === "0" && line[2] !== "0";
-    closing.push(`${passed ? "ok  " : "FAIL"} ${version}: ${line?.[0] ?? `no closing line (exit code ${code})`}`);
+    closing.push(`${version} ${passed ? "held" : "FAILED"}: ${line?.[0] ?? `no closing line (exit code ${code})`}`);
     ok &&= passed;
   }
   console.log("=== runtimes");

@@ -14,6 +14,6 @@ Deno.test("countsOf() reads a runtime's closing line and nothing else", () => {
   assert.deepEqual(countsOf("edge-runtime: 16 passed, 0 failed"), { passed: 16, failed: 0 });
   assert.equal(countsOf("tests: 3 passed, 0 failed"), undefined, "the task's own total is not a step's count");
   assert.equal(countsOf("steps: 13 passed, 0 failed"), undefined);
-  assert.equal(countsOf("ok   call() ends as cancelled when the caller aborts"), undefined);
+  assert.equal(countsOf("held    RetryPolicy retries a failed read with backoff"), undefined);
   assert.equal(countsOf("running 4 tests from ./tests/mcp/everything_test.ts"), undefined);
 });
