@@ -197,7 +197,12 @@ function typedShapes(below: fc.Arbitrary<unknown>): fc.Arbitrary<Record<string, 
     fc.record({ type: fc.constant("array"), items: below, minItems: count, maxItems: count }, {
       requiredKeys: ["type", "items"],
     }),
-    fc.record({ type: fc.constant("string"), minLength: count, maxLength: count }, { requiredKeys: ["type"] }),
+    fc.record({
+      type: fc.constant("string"),
+      minLength: count,
+      maxLength: count,
+      pattern: fc.constantFrom(...Object.keys(STRING_PATTERNS)),
+    }, { requiredKeys: ["type"] }),
     fc.record({
       type: fc.constantFrom("integer", "number"),
       minimum: bound,

@@ -90,3 +90,23 @@ Deno.test("diagnose() stops at the diagnostics bound", () => {
   const validator = compileValidator({ items: { type: "string" } }, { maxDiagnostics: 64 });
   assert.equal(validator.diagnose(new Array(1000).fill(1)).length, 64);
 });
+
+Deno.test("a string property's pattern is tested inline with its lengths, on UTF-16 and code point lengths alike", () => {
+  const ids = compileValidator({
+    type: "object",
+    properties: {
+      id: { type: "string", minLength: 2, maxLength: 3, pattern: "^[a-z😀]+$" },
+      // A pattern applies to strings only: an integer leaf ignores it.
+      count: { type: "integer", pattern: "^x$" },
+    },
+    additionalProperties: false,
+  });
+  assert.equal(ids.isValid({ id: "ab", count: 1 }), true);
+  assert.equal(ids.isValid({ id: "😀😀😀" }), true, "six UTF-16 units, three code points");
+  assert.equal(ids.isValid({ id: "aB" }), false, "the lengths hold, the pattern does not");
+  assert.equal(ids.isValid({ id: "😀B" }), false, "the code points hold, the pattern does not");
+  assert.equal(ids.isValid({ id: "abcd" }), false);
+  assert.deepEqual(ids.diagnose({ id: "aB" }), [
+    { path: "/id", keyword: "pattern", message: 'Expected a string matching the pattern "^[a-z😀]+$".' },
+  ]);
+});

@@ -110,11 +110,12 @@ export class Compiler {
     };
     const parts: Part[] = [];
     const tail: Part[] = [];
+    let pattern: CompiledPattern | undefined;
     if (draft === "7" && "$ref" in schema) {
       // Draft-07: `$ref` alone applies; its siblings are ignored.
       parts.push(this.#refPart(node, schema.$ref as string, base));
     } else {
-      this.#valueParts(schema, parts);
+      pattern = this.#valueParts(schema, parts);
       this.#arrayParts(schema, parts, tail, child);
       this.#objectParts(schema, parts, tail, child);
       if ("$ref" in schema) parts.push(this.#refPart(node, schema.$ref as string, base));
@@ -122,14 +123,15 @@ export class Compiler {
     }
     assemble(node, parts, tail, runtime, "unevaluatedProperties" in schema, "unevaluatedItems" in schema);
     // A leaf cannot multiply the work, so it skips the step count as well.
-    const leaf = node.children.length === 0 ? readLeaf(schema, !this.#options.assertFormats) : undefined;
+    const leaf = node.children.length === 0 ? readLeaf(schema, !this.#options.assertFormats, pattern) : undefined;
     if (leaf !== undefined) {
       node.leaf = leaf;
       node.check = leafCheck(leaf);
     }
   }
 
-  #valueParts(schema: Record<string, unknown>, parts: Part[]): void {
+  /** Adds the parts of the keywords on scalars; returns the compiled `pattern`, for a leaf to test inline. */
+  #valueParts(schema: Record<string, unknown>, parts: Part[]): CompiledPattern | undefined {
     // A typed object or array is checked with its type in one part, below.
     if ("type" in schema && !isFusedObject(schema) && !isFusedArray(schema, this.#options.draft)) {
       parts.push(typePart(schema.type as string | string[]));
@@ -143,11 +145,12 @@ export class Compiler {
     for (const keyword of ["minLength", "maxLength"]) {
       if (keyword in schema) parts.push(lengthPart(keyword, schema[keyword] as number));
     }
+    let pattern: CompiledPattern | undefined;
     if ("pattern" in schema) {
       const source = schema.pattern as string;
-      const pattern = this.#options.patterns.compile(source);
+      const compiled = pattern = this.#options.patterns.compile(source);
       parts.push({
-        check: (value) => typeof value !== "string" || pattern.test(value),
+        check: (value) => typeof value !== "string" || compiled.test(value),
         report: (_value, path, sink) =>
           push(sink, path, "pattern", `Expected a string matching the pattern ${JSON.stringify(source)}.`),
       });
@@ -157,6 +160,7 @@ export class Compiler {
     if (assertFormats && scanners !== undefined && Object.hasOwn(scanners, format)) {
       parts.push(formatPart(format, scanners[format]));
     }
+    return pattern;
   }
 
   #arrayParts(
@@ -619,9 +623,13 @@ function objectPart(
         if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
         const object = value as Record<string, unknown>;
         let found = 0;
+        // Arguments mostly list their keys in the schema's order: a key that is the next declared name needs no
+        // lookup, and after a lookup the next key is expected to follow the one found.
+        let next = 0;
         for (const name in object) {
-          const i = index.get(name);
+          const i = name === names[next] ? next : index.get(name);
           if (i === undefined) return false;
+          next = i + 1;
           const item = object[name];
           const leaf = leaves[i];
           if (leaf !== undefined ? !matchesLeaf(leaf, item) : !checks[i](item, undefined)) return false;

@@ -1,8 +1,10 @@
-// Leaf schemas (a type with its bounds, or an enum of scalars) as data: a
-// parent checks its leaf children through one shared function, which the
-// engine can inline, instead of one closure call per child.
+// Leaf schemas (a type with its bounds, a string's with its pattern, or an
+// enum of scalars) as data: a parent checks its leaf children through one
+// shared function, which the engine can inline, instead of one closure call
+// per child.
 
 import { codePoints } from "./_code_points.ts";
+import type { CompiledPattern } from "./patterns.ts";
 
 // Keywords a leaf may hold besides its checks: they never affect the verdict.
 const INERT = new Set([
@@ -26,6 +28,7 @@ const CHECKED = new Set([
   "maximum",
   "exclusiveMinimum",
   "exclusiveMaximum",
+  "pattern",
 ]);
 
 const STRING = 1;
@@ -47,6 +50,8 @@ export interface Leaf {
   readonly above: number;
   readonly below: number;
   readonly values: ReadonlySet<unknown> | undefined;
+  /** The compiled `pattern` a string must match. */
+  readonly pattern: CompiledPattern | undefined;
 }
 
 /** Whether a value satisfies a leaf. */
@@ -55,10 +60,12 @@ export function matchesLeaf(leaf: Leaf, value: unknown): boolean {
     case STRING: {
       if (typeof value !== "string") return false;
       const length = value.length;
-      if (length >= leaf.fastMin && length <= leaf.max) return true;
-      if (length < leaf.min) return false;
-      const points = codePoints(value);
-      return points >= leaf.min && points <= leaf.max;
+      if (length < leaf.fastMin || length > leaf.max) {
+        if (length < leaf.min) return false;
+        const points = codePoints(value);
+        if (points < leaf.min || points > leaf.max) return false;
+      }
+      return leaf.pattern === undefined || leaf.pattern.test(value);
     }
     case INTEGER:
       return Number.isInteger(value) && (value as number) >= leaf.min && (value as number) <= leaf.max &&
@@ -77,14 +84,20 @@ export function matchesLeaf(leaf: Leaf, value: unknown): boolean {
 
 /**
  * Reads a leaf schema, or returns `undefined` when it is not one: a single
- * `type` with only its own bounds, or an enum of scalars alone. Call it
- * after the schema's parts compiled, so its keyword values are well formed.
+ * `type` with only its own bounds (and pattern), or an enum of scalars
+ * alone. Call it after the schema's parts compiled, so its keyword values
+ * are well formed, with the `pattern` they compiled.
  */
-export function readLeaf(schema: Record<string, unknown>, formatIsInert: boolean): Leaf | undefined {
+export function readLeaf(
+  schema: Record<string, unknown>,
+  formatIsInert: boolean,
+  pattern: CompiledPattern | undefined,
+): Leaf | undefined {
   for (const keyword in schema) {
     if (!CHECKED.has(keyword) && !INERT.has(keyword) && !(keyword === "format" && formatIsInert)) return undefined;
   }
   const bound = (keyword: string, fallback: number) => (schema[keyword] ?? fallback) as number;
+  // A pattern is tested on strings only: a leaf of any other type ignores it, as the keyword does.
   const leaf = (kind: number, min: number, max: number, fastMin: number, values?: ReadonlySet<unknown>): Leaf => ({
     kind,
     min,
@@ -93,6 +106,7 @@ export function readLeaf(schema: Record<string, unknown>, formatIsInert: boolean
     above: bound("exclusiveMinimum", -Infinity),
     below: bound("exclusiveMaximum", Infinity),
     values,
+    pattern: kind === STRING ? pattern : undefined,
   });
   if ("enum" in schema) {
     const list = schema.enum as unknown[];
