@@ -110,3 +110,31 @@ Deno.test("a string property's pattern is tested inline with its lengths, on UTF
     { path: "/id", keyword: "pattern", message: 'Expected a string matching the pattern "^[a-z😀]+$".' },
   ]);
 });
+
+Deno.test("a closed object's keys are read in any order, a gap or an unknown key between them", () => {
+  const properties = { a: { type: "integer" }, b: { type: "string" }, c: { type: "boolean" } };
+  // With `type: "object"` the object is read in one fused part; without, by its keywords one by one.
+  for (
+    const schema of [{ type: "object", properties, additionalProperties: false }, {
+      properties,
+      additionalProperties: false,
+    }]
+  ) {
+    const closed = compileValidator(schema);
+    for (const value of [{ a: 1, b: "x", c: true }, { c: true, b: "x", a: 1 }, { a: 1, c: true }, { b: "x", a: 1 }]) {
+      assert.equal(closed.isValid(value), true, JSON.stringify(value));
+      assert.deepEqual(closed.diagnose(value), []);
+    }
+    for (const value of [{ a: 1, z: 0, c: true }, { c: true, z: 0, a: 1 }, { a: 1, b: "x", c: true, z: 0 }]) {
+      assert.equal(closed.isValid(value), false, JSON.stringify(value));
+      assert.deepEqual(closed.diagnose(value), [
+        { path: "/z", keyword: "additionalProperties", message: 'Property "z" is not allowed.' },
+      ]);
+    }
+    assert.deepEqual(boundDiagnostics(closed.diagnose({ c: 1, b: 2, a: "3" })).diagnostics.map((d) => d.path), [
+      "/a",
+      "/b",
+      "/c",
+    ]);
+  }
+});

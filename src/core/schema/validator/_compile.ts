@@ -512,18 +512,25 @@ function propertiesPart(
   const checks = nodes.map(checkOf);
   const patternChecks = patternNodes.map(checkOf);
   const inherited = names.map(isInherited);
+  const leaves = nodes.map((node) => node.leaf);
   const additionalCheck = additional === undefined ? undefined : checkOf(additional);
   const report: Report = (value, path, sink) => {
     const object = value as Record<string, unknown>;
+    // As the closed check below: keys in the schema's order need no lookup.
+    let next = 0;
     for (const name in object) {
+      if (sink.out.length >= sink.max) return;
       // Most properties pass: their pointer is written only for a report.
       let at: string | undefined;
       let matched = false;
-      const i = index[name];
+      const i = name === names[next] ? next : index[name];
       if (i !== undefined) {
         matched = true;
-        if (!nodes[i].check(object[name], undefined)) {
-          nodes[i].report(object[name], at ??= appendPointer(path, name), sink, undefined);
+        next = i + 1;
+        const item = object[name];
+        const leaf = leaves[i];
+        if (leaf !== undefined ? !matchesLeaf(leaf, item) : !checks[i](item, undefined)) {
+          nodes[i].report(item, at ??= appendPointer(path, name), sink, undefined);
         }
       }
       for (let j = 0; j < patterns.length; j++) {
@@ -550,9 +557,13 @@ function propertiesPart(
     return {
       check: (value, ev) => {
         if (!isObject(value)) return true;
+        let next = 0;
         for (const name in value) {
-          const i = index[name];
-          if (i === undefined || !checks[i](value[name], undefined)) return false;
+          const i = name === names[next] ? next : index[name];
+          if (i === undefined) return false;
+          next = i + 1;
+          const leaf = leaves[i];
+          if (leaf !== undefined ? !matchesLeaf(leaf, value[name]) : !checks[i](value[name], undefined)) return false;
         }
         if (ev !== undefined) ev.allProps = true;
         return true;
