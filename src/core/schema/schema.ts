@@ -411,7 +411,9 @@ function compiled(label: string, draft: JsonSchemaDraft, own: JsonSchema, checke
 /** The compiled validator's answer: a valid value by the boolean check alone, a failing one walked again for diagnostics. */
 function answer(validator: CompiledValidator, value: unknown): SchemaValidation {
   if (validator.isValid(value)) return VALID;
-  return { ok: false, ...boundDiagnostics(validator.diagnose(value)) };
+  // Built field by field: a spread of the report costs more than the rest of this function.
+  const { diagnostics, omitted } = boundDiagnostics(validator.diagnose(value));
+  return { ok: false, diagnostics, omitted };
 }
 
 /** A schema the fallback validates: cfworker compiles it on its first validation, once it has loaded. */

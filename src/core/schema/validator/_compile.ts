@@ -345,6 +345,16 @@ function assemble(
     };
   }
   const all = tail.length === 0 ? parts : [...parts, ...tail];
+  if (all.length === 1) {
+    // A node is reported only on a value its check refused: with one part, that part refused it, unasked again.
+    const only = all[0];
+    node.report = (value, path, sink, ev) => {
+      step();
+      only.report(value, path, sink, ev);
+    };
+    node.ready = true;
+    return;
+  }
   node.report = (value, path, sink, ev) => {
     step();
     const own = tail.length > 0 && isContainer(value) ? newEvaluated() : ev;

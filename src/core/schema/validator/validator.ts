@@ -179,6 +179,9 @@ export function checkValidator(schema: unknown, options: ValidatorOptions = {}):
         },
         diagnose(value: unknown): Diagnostic[] {
           runtime.steps = 0;
+          // A node reports only what its check refused.
+          if (check(value, undefined)) return [];
+          runtime.steps = 0;
           const sink = { out: [] as Diagnostic[], max: maxDiagnostics };
           root.report(value, "", sink, undefined);
           return sink.out;
