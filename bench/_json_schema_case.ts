@@ -1,6 +1,7 @@
 // Case 2's dispatch rows, in any runtime: raw JSON Schema dispatch, the path
 // MCP tools take. Ours (a defineJsonTool in a ToolSet: JSON.parse, the
-// compiled validator in and out, the handler) against a hand-written
+// compiled validator in and out, the handler), and our validator alone
+// around JSON.parse and the handler, against a hand-written
 // dispatch of the same 9-property schema, against bare @cfworker/json-schema
 // and against Ajv (code generation), each with its validators compiled once
 // and reused. The package is imported by its name, so Deno measures the
@@ -25,6 +26,7 @@ import { Ajv } from "./_validators.ts";
 
 const HAND = "hand-written: JSON.parse + a hand-written check in/out";
 const OURS = "ours: ToolSet.call (defineJsonTool)";
+const VALIDATOR = "ours, the validator alone: JSON.parse + compileSchema validate in/out";
 const BARE = "bare cfworker: JSON.parse + validate in/out";
 const AJV = "Ajv (code generation): JSON.parse + validate in/out";
 
@@ -38,6 +40,12 @@ export interface TicketSchemas {
 export function cfworker(schema: Record<string, unknown>): (value: unknown) => boolean {
   const validator = new Validator(structuredClone(schema) as Schema, "2020-12", false);
   return (value) => validator.validate(value).valid;
+}
+
+/** Our compiled validator alone, with no dispatch around it: like for like with the bare cfworker and Ajv rows. */
+function validates(schema: Record<string, unknown>): (value: unknown) => boolean {
+  const compiled = compileSchema(schema);
+  return (value) => compiled.validate(value).ok;
 }
 
 /** An Ajv validator collecting every error, as ours and cfworker do; no `$schema`, so no meta-schema is needed. */
@@ -85,6 +93,7 @@ export async function jsonSchemaDispatchRows(schemas: TicketSchemas, runtime: st
   const contenders = [
     [HAND, handWritten()],
     [OURS, ours],
+    [VALIDATOR, through(validates(inputSchema), validates(outputSchema))],
     [BARE, through(cfworker(inputSchema), cfworker(outputSchema))],
     [AJV, through(ajv(inputSchema), ajv(outputSchema))],
   ] as const;
