@@ -412,7 +412,7 @@ function compiled(label: string, draft: JsonSchemaDraft, own: JsonSchema, checke
 function answer(validator: CompiledValidator, value: unknown): SchemaValidation {
   if (validator.isValid(value)) return VALID;
   // Built field by field: a spread of the report costs more than the rest of this function.
-  const { diagnostics, omitted } = boundDiagnostics(validator.diagnose(value));
+  const { diagnostics, omitted } = boundDiagnostics(validator.diagnoseRefused(value));
   return { ok: false, diagnostics, omitted };
 }
 

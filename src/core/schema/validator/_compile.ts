@@ -385,7 +385,7 @@ function tuplePart(keyword: string, nodes: Node[]): Part {
       const items = value as unknown[];
       for (let i = 0; i < Math.min(items.length, nodes.length); i++) {
         if (!nodes[i].check(items[i], undefined)) {
-          notAllowed(sink, appendPointer(path, String(i)), keyword, "This item is not allowed.", nodes[i], items[i]);
+          notAllowed(sink, `${path}/${i}`, keyword, "This item is not allowed.", nodes[i], items[i]);
         }
       }
     },
@@ -435,7 +435,7 @@ function restPart(keyword: string, start: number, node: Node): Part {
       const items = value as unknown[];
       for (let i = start; i < items.length; i++) {
         if (!node.check(items[i], undefined)) {
-          notAllowed(sink, appendPointer(path, String(i)), keyword, "This item is not allowed.", node, items[i]);
+          notAllowed(sink, `${path}/${i}`, keyword, "This item is not allowed.", node, items[i]);
         }
       }
     },
@@ -498,7 +498,7 @@ function unevaluatedItemsPart(node: Node): Part {
         if (unevaluated(ev, i) && !node.check(items[i], undefined)) {
           notAllowed(
             sink,
-            appendPointer(path, String(i)),
+            `${path}/${i}`,
             "unevaluatedItems",
             "This item is not allowed.",
             node,
@@ -523,6 +523,8 @@ function propertiesPart(
   const patternChecks = patternNodes.map(checkOf);
   const inherited = names.map(isInherited);
   const leaves = nodes.map((node) => node.leaf);
+  // A declared property's pointer token, escaped once.
+  const tokens = names.map((name) => appendPointer("", name));
   const additionalCheck = additional === undefined ? undefined : checkOf(additional);
   const report: Report = (value, path, sink) => {
     const object = value as Record<string, unknown>;
@@ -540,7 +542,7 @@ function propertiesPart(
         const item = object[name];
         const leaf = leaves[i];
         if (leaf !== undefined ? !matchesLeaf(leaf, item) : !checks[i](item, undefined)) {
-          nodes[i].report(item, at ??= appendPointer(path, name), sink, undefined);
+          nodes[i].report(item, at = path + tokens[i], sink, undefined);
         }
       }
       for (let j = 0; j < patterns.length; j++) {

@@ -66,11 +66,19 @@ export interface CompiledValidator {
    * Walks a value again to say what is wrong with it: at most
    * `maxDiagnostics`, unsorted (sort and bound them with `boundDiagnostics`).
    *
-   * @param value The value `isValid` refused.
+   * @param value The value.
    * @returns The diagnostics; empty for a valid value.
    * @throws {SchemaBudgetError} When the value takes more steps than the budget.
    */
   diagnose(value: unknown): Diagnostic[];
+  /**
+   * As `diagnose`, for a value `isValid` has just refused: it is not checked again first.
+   *
+   * @param value The value `isValid` refused; for any other the diagnostics mean nothing.
+   * @returns The diagnostics.
+   * @throws {SchemaBudgetError} When the value takes more steps than the budget.
+   */
+  diagnoseRefused(value: unknown): Diagnostic[];
 }
 
 /**
@@ -180,7 +188,9 @@ export function checkValidator(schema: unknown, options: ValidatorOptions = {}):
         diagnose(value: unknown): Diagnostic[] {
           runtime.steps = 0;
           // A node reports only what its check refused.
-          if (check(value, undefined)) return [];
+          return check(value, undefined) ? [] : this.diagnoseRefused(value);
+        },
+        diagnoseRefused(value: unknown): Diagnostic[] {
           runtime.steps = 0;
           const sink = { out: [] as Diagnostic[], max: maxDiagnostics };
           root.report(value, "", sink, undefined);
