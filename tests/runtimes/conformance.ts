@@ -259,18 +259,29 @@ const checks: readonly Check[] = [
     },
   },
   {
-    name: "call() asserts a format with the format scanners, which load apart from the core on first need",
+    name:
+      "call() asserts formats (a date, a host name's A-labels) with the format scanners, which load apart on first need",
     run: async () => {
       const tools = new ToolSet().register(defineJsonTool({
         name: "when",
         description: "Takes a date.",
-        inputSchema: { type: "object", properties: { at: { type: "string", format: "date" } }, required: ["at"] },
+        inputSchema: {
+          type: "object",
+          properties: { at: { type: "string", format: "date" }, host: { type: "string", format: "hostname" } },
+          required: ["at"],
+        },
         formats: "assert",
         effects: [],
         run: () => ({}),
       }));
       expectFailure(await tools.call({ id: "c1", name: "when", arguments: { at: "2026-02-30" } }), "invalid_input");
       expectOutput(await tools.call({ id: "c2", name: "when", arguments: { at: "2026-02-28" } }));
+      // An A-label is decoded and held to IDNA2008, with the runtime's own Unicode data.
+      const host = (name: string) => ({ at: "2026-02-28", host: `${name}.example` });
+      expectOutput(await tools.call({ id: "c3", name: "when", arguments: host("xn--bcher-kva") }));
+      expectOutput(await tools.call({ id: "c4", name: "when", arguments: host("xn--11b2ezcw70k") }));
+      expectFailure(await tools.call({ id: "c5", name: "when", arguments: host("xn--l-fda") }), "invalid_input");
+      expectFailure(await tools.call({ id: "c6", name: "when", arguments: host("xn--02b508i") }), "invalid_input");
     },
   },
   {

@@ -3,6 +3,7 @@
 // first time a schema asserts a format (`../_apart.ts`).
 
 import type { FormatScanners } from "./_format_names.ts";
+import { isALabel } from "./_idna.ts";
 
 function isDigit(code: number): boolean {
   return code >= 0x30 && code <= 0x39;
@@ -112,7 +113,7 @@ function isUnitRun(text: string, order: string): boolean {
   return true;
 }
 
-/** RFC 1123 host name of ASCII labels; `xn--` labels are taken as given (their Punycode is not decoded). */
+/** RFC 1123 host name of ASCII labels; an `xn--` label must be a valid A-label (IDNA2008, `./_idna.ts`). */
 export function isHostname(text: string): boolean {
   if (text.length === 0 || text.length > 253) return false;
   let labelStart = 0;
@@ -126,7 +127,9 @@ export function isHostname(text: string): boolean {
     if (length === 0 || length > 63 || text[labelStart] === "-" || text[i - 1] === "-") return false;
     // "--" in the 3rd and 4th places is reserved for IDNA's "xn--".
     if (length >= 4 && text[labelStart + 2] === "-" && text[labelStart + 3] === "-") {
-      if (text.slice(labelStart, labelStart + 2).toLowerCase() !== "xn" || length === 4) return false;
+      if (text.slice(labelStart, labelStart + 2).toLowerCase() !== "xn" || !isALabel(text.slice(labelStart, i))) {
+        return false;
+      }
     }
     labelStart = i + 1;
   }
