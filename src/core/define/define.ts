@@ -510,7 +510,7 @@ export interface DefineJsonToolOptions<Input = unknown> extends ToolMetadata {
    * and a pattern it cannot express is refused here (see `compileSchema`).
    */
   readonly patterns?: PatternEngine;
-  /** `"annotate"` (default) ignores `format`; `"assert"` checks the common formats. */
+  /** `"annotate"` (default) ignores `format`; `"assert"` checks the common formats (and draft-07's content keywords). */
   readonly formats?: "annotate" | "assert";
   /** The handler; its input has passed `inputSchema`. */
   readonly run: Handler<Input, unknown>;

@@ -56,7 +56,9 @@ export interface CompileSchemaOptions {
   readonly patterns?: PatternEngine;
   /**
    * `"annotate"` (the default, as 2020-12 says) ignores `format`; `"assert"`
-   * checks the common formats (date-time, email, uri, uuid, ...).
+   * checks the common formats (date-time, email, uri, uuid, ...) and, in a
+   * draft-07 schema, `contentEncoding: "base64"` and `contentMediaType:
+   * "application/json"`.
    */
   readonly formats?: "annotate" | "assert";
   /**

@@ -138,3 +138,31 @@ Deno.test("a closed object's keys are read in any order, a gap or an unknown key
     ]);
   }
 });
+
+Deno.test("draft-07's content keywords are asserted with the formats, and stay annotations otherwise and in 2020-12", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      doc: { type: "string", contentMediaType: "application/json" },
+      blob: { type: "string", contentEncoding: "base64" },
+      both: { type: "string", contentEncoding: "base64", contentMediaType: "application/json" },
+      picture: { type: "string", contentMediaType: "image/png" },
+    },
+  };
+  const asserted = compileValidator(schema, { draft: "7", formats: "assert" });
+  assert.equal(asserted.isValid({ doc: '{"a":1}', blob: "aGk=", both: btoa('["x"]'), picture: "anything" }), true);
+  assert.deepEqual(
+    boundDiagnostics(asserted.diagnose({ doc: "{a:1}", blob: "a%==", both: btoa("not json") })).diagnostics,
+    [
+      { path: "/blob", keyword: "contentEncoding", message: "Expected a base64-encoded string." },
+      { path: "/both", keyword: "contentMediaType", message: "Expected a string holding a JSON document." },
+      { path: "/doc", keyword: "contentMediaType", message: "Expected a string holding a JSON document." },
+    ],
+  );
+  // Base64 that is not padded, or that encodes bytes that are not UTF-8, holds no JSON document.
+  assert.equal(asserted.isValid({ blob: "aGk" }), false);
+  assert.equal(asserted.isValid({ both: btoa("\xff") }), false);
+  for (const annotated of [compileValidator(schema, { draft: "7" }), compileValidator(schema, { formats: "assert" })]) {
+    assert.equal(annotated.isValid({ doc: "{a:1}", blob: "a%==", both: "?" }), true);
+  }
+});

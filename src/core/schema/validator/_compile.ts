@@ -14,6 +14,7 @@ import { allOf as allChecks } from "./_node.ts";
 import {
   boundPart,
   constPart,
+  contentPart,
   countPart,
   dependentRequiredPart,
   enumPart,
@@ -56,6 +57,12 @@ function isContainer(value: unknown): boolean {
 /** The check of a node, or one that forwards to it until it is compiled. */
 function checkOf(node: Node): Check {
   return node.ready ? node.check : (value, ev) => node.check(value, ev);
+}
+
+/** What the keywords on scalars tell a leaf: the compiled `pattern`, to test inline, and whether content is asserted. */
+interface ScalarParts {
+  readonly pattern: CompiledPattern | undefined;
+  readonly content: boolean;
 }
 
 /** Compiles schemas into nodes; one compiler per validator. */
@@ -110,28 +117,30 @@ export class Compiler {
     };
     const parts: Part[] = [];
     const tail: Part[] = [];
-    let pattern: CompiledPattern | undefined;
+    let scalars: ScalarParts = { pattern: undefined, content: false };
     if (draft === "7" && "$ref" in schema) {
       // Draft-07: `$ref` alone applies; its siblings are ignored.
       parts.push(this.#refPart(node, schema.$ref as string, base));
     } else {
-      pattern = this.#valueParts(schema, parts);
+      scalars = this.#valueParts(schema, parts);
       this.#arrayParts(schema, parts, tail, child);
       this.#objectParts(schema, parts, tail, child);
       if ("$ref" in schema) parts.push(this.#refPart(node, schema.$ref as string, base));
       this.#logicParts(schema, parts, child);
     }
     assemble(node, parts, tail, runtime, "unevaluatedProperties" in schema, "unevaluatedItems" in schema);
-    // A leaf cannot multiply the work, so it skips the step count as well.
-    const leaf = node.children.length === 0 ? readLeaf(schema, !this.#options.assertFormats, pattern) : undefined;
+    // A leaf cannot multiply the work, so it skips the step count as well. Asserted content is not read as a leaf.
+    const leaf = node.children.length === 0 && !scalars.content
+      ? readLeaf(schema, !this.#options.assertFormats, scalars.pattern)
+      : undefined;
     if (leaf !== undefined) {
       node.leaf = leaf;
       node.check = leafCheck(leaf);
     }
   }
 
-  /** Adds the parts of the keywords on scalars; returns the compiled `pattern`, for a leaf to test inline. */
-  #valueParts(schema: Record<string, unknown>, parts: Part[]): CompiledPattern | undefined {
+  /** Adds the parts of the keywords on scalars; says what a leaf needs to know of them. */
+  #valueParts(schema: Record<string, unknown>, parts: Part[]): ScalarParts {
     // A typed object or array is checked with its type in one part, below.
     if ("type" in schema && !isFusedObject(schema) && !isFusedArray(schema, this.#options.draft)) {
       parts.push(typePart(schema.type as string | string[]));
@@ -160,7 +169,11 @@ export class Compiler {
     if (assertFormats && scanners !== undefined && Object.hasOwn(scanners, format)) {
       parts.push(formatPart(format, scanners[format]));
     }
-    return pattern;
+    const base64 = schema.contentEncoding === "base64";
+    const json = schema.contentMediaType === "application/json";
+    const content = assertFormats && this.#options.draft === "7" && (base64 || json);
+    if (content) parts.push(contentPart(base64, json));
+    return { pattern, content };
   }
 
   #arrayParts(

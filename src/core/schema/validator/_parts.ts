@@ -300,3 +300,60 @@ export function formatPart(format: string, accepts: (text: string) => boolean): 
     report: (_value, path, sink) => push(sink, path, "format", `Expected a string in the "${format}" format.`),
   };
 }
+
+// Made on first use: reading a runtime's global at import would be a side effect (Node.js defines some lazily).
+let utf8: TextDecoder | undefined;
+
+/** Whether a string is base64 (RFC 4648's alphabet, padded, no line breaks), read once. */
+function isBase64(text: string): boolean {
+  if (text.length % 4 !== 0) return false;
+  const end = text.length - (text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0);
+  for (let i = 0; i < end; i++) {
+    const code = text.charCodeAt(i);
+    const alphanumeric = (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) ||
+      (code >= 0x61 && code <= 0x7a);
+    if (!alphanumeric && code !== 0x2b && code !== 0x2f) return false;
+  }
+  return true;
+}
+
+/** The text a base64 string encodes as UTF-8, or `undefined`. */
+function base64Text(text: string): string | undefined {
+  if (!isBase64(text)) return undefined;
+  try {
+    utf8 ??= new TextDecoder("utf-8", { fatal: true });
+    return utf8.decode(Uint8Array.from(atob(text), (char) => char.charCodeAt(0)));
+  } catch {
+    return undefined;
+  }
+}
+
+function isJsonText(text: string | undefined): boolean {
+  if (text === undefined) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Draft-07's `contentEncoding: "base64"` and `contentMediaType: "application/json"`,
+ * asserted with the formats (that draft lets a validator assert them; 2020-12 makes them annotations).
+ */
+export function contentPart(base64: boolean, json: boolean): Part {
+  const decoded = (text: string) => base64 ? base64Text(text) : text;
+  return {
+    check: (value) => {
+      if (typeof value !== "string") return true;
+      const text = decoded(value);
+      return text !== undefined && (!json || isJsonText(text));
+    },
+    report: (value, path, sink) => {
+      if (decoded(value as string) === undefined) {
+        push(sink, path, "contentEncoding", "Expected a base64-encoded string.");
+      } else push(sink, path, "contentMediaType", "Expected a string holding a JSON document.");
+    },
+  };
+}

@@ -34,7 +34,7 @@ export interface ValidatorOptions {
   readonly remotes?: Readonly<Record<string, unknown>>;
   /** How `pattern` and `patternProperties` run. Default {@linkcode nativePatterns}; untrusted schemas want `linearPatterns`. */
   readonly patterns?: PatternEngine;
-  /** `"annotate"` (default, as 2020-12 says) ignores `format`; `"assert"` checks the common formats. */
+  /** `"annotate"` (default, as 2020-12 says) ignores `format`; `"assert"` checks the common formats (and draft-07's content keywords). */
   readonly formats?: "annotate" | "assert";
   /**
    * The format scanners (`FORMATS` of `_formats.ts`, which loads apart from
