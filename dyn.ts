@@ -52,7 +52,8 @@ export {
   type SchemaEngine,
   type SchemaValidation,
 } from "./src/core/schema/schema.ts";
-export type { CompiledPattern, PatternEngine } from "./src/core/schema/validator/patterns.ts";
+export type { CompiledPattern, PatternCost, PatternEngine } from "./src/core/schema/validator/patterns.ts";
+export { DEFAULT_PATTERN_COST } from "./src/core/schema/validator/patterns.ts";
 export { linearPatterns } from "./src/core/schema/validator/linear_patterns.ts";
 export {
   DEFAULT_VALIDATOR_BUDGET,

@@ -213,3 +213,19 @@ Deno.test("an untrusted schema that only the fallback validator could run is ref
   assert.equal(trusted.validate(5).ok, false);
   assert.equal(trusted.validate(4).ok, true);
 });
+
+Deno.test("many untrusted patterns on one long string are charged to the step budget, so the call ends before it blocks", async () => {
+  // A test of one of these patterns on 250,000 digits can take several milliseconds, and there are forty: before
+  // pattern tests were charged to the budget, the call ran them all and ended as invalid_input.
+  const tools = new ToolSet().register(untrustedTool({
+    type: "object",
+    properties: {
+      code: { allOf: Array.from({ length: 40 }, (_, i) => ({ pattern: `^[a-z0-9]{1,20}\\d*!${"x".repeat(i)}` })) },
+    },
+  }));
+  const { result: end, gapMs } = await largestGap(() => callOnce(tools, { code: "1".repeat(250_000) }));
+  console.log(`40 patterns on a 250,000-digit string: ${end.type}, largest event-loop gap ${gapMs.toFixed(1)} ms`);
+  assert.equal(end.type === "failed" && end.failure.kind, "contract");
+  assert.match(end.type === "failed" ? end.failure.message : "", /steps: the schema's cost multiplies/);
+  assert.ok(gapMs < MAX_GAP_MS, `the event loop was blocked for ${gapMs} ms`);
+});

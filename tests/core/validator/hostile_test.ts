@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { compileValidator } from "../../../src/core/schema/validator/validator.ts";
 import { linearPatterns } from "../../../src/core/schema/validator/linear_patterns.ts";
+import type { PatternEngine } from "../../../src/core/schema/validator/patterns.ts";
 import { compileRe2 } from "../../../src/core/schema/validator/_re2.ts";
 import { SchemaRefusal } from "../../../src/core/schema/validator/refusal.ts";
 import { SchemaBudgetError } from "../../../src/core/schema/validator/budget.ts";
@@ -135,4 +136,24 @@ Deno.test("a chain of 200 $ref validates; one of 20,000 is refused as too deep, 
   const error = refusal(() => compileValidator(chain(20_000)));
   assert.equal(error.kind, "invalid");
   assert.equal(error.reason, "depth");
+});
+
+Deno.test("each pattern test is charged to the step budget by its engine's cost and the text's length", () => {
+  const costly: PatternEngine = {
+    compile: (source) => Object.assign(new RegExp(source, "u"), { cost: { perCharacter: 10, fixed: 0 } }),
+  };
+  const schema = { items: { pattern: "^a+$" } };
+  const charged = compileValidator(schema, { patterns: costly });
+  assert.equal(charged.isValid(["a".repeat(90_000)]), true, "900,000 steps");
+  assert.throws(() => charged.isValid(["a".repeat(60_000), "a".repeat(60_000)]), SchemaBudgetError);
+  // linearPatterns says what its tests cost: re2js a step a character, the built-in RegExp by its backtracking bound.
+  assert.deepEqual(linearPatterns.compile("^(a+)+$").cost, { perCharacter: 1, fixed: 10 });
+  assert.ok((linearPatterns.compile("^[a-z]{1,20}\\d*!").cost?.perCharacter ?? 0) > 1);
+  // A cost that cannot be charged (not finite, negative) is read as the default, a step for every 32 characters.
+  const broken: PatternEngine = {
+    compile: (source) => Object.assign(new RegExp(source, "u"), { cost: { perCharacter: Number.NaN, fixed: -1 } }),
+  };
+  const defaulted = compileValidator(schema, { patterns: broken, budget: { stepsPerValue: 100 } });
+  assert.equal(defaulted.isValid(["a".repeat(3_000)]), true);
+  assert.throws(() => defaulted.isValid(["a".repeat(3_300)]), SchemaBudgetError);
 });

@@ -6,7 +6,7 @@
 
 import { appendPointer } from "../../common/_json_pointer.ts";
 import { SchemaBudgetError } from "./budget.ts";
-import type { CompiledPattern, PatternEngine } from "./patterns.ts";
+import { type CompiledPattern, DEFAULT_PATTERN_COST, type PatternCost, type PatternEngine } from "./patterns.ts";
 import { type Evaluated, mergeEvaluated, newEvaluated } from "./_evaluated.ts";
 import type { Draft } from "./_keywords.ts";
 import { type Check, isObject, type Node, type Part, push, type Report, type Runtime, type Sink } from "./_node.ts";
@@ -52,6 +52,11 @@ const FALSE_NODE: Node = {
 
 function isContainer(value: unknown): boolean {
   return typeof value === "object" && value !== null;
+}
+
+/** Whether an engine's cost of a test can be charged: finite, not negative. */
+function chargeable(cost: PatternCost | undefined): cost is PatternCost {
+  return cost !== undefined && [cost.perCharacter, cost.fixed].every((steps) => Number.isFinite(steps) && steps >= 0);
 }
 
 /** The check of a node, or one that forwards to it until it is compiled. */
@@ -139,6 +144,23 @@ export class Compiler {
     }
   }
 
+  /**
+   * Compiles a pattern whose every test is first charged to the step budget, by the length of the text: many
+   * patterns on long strings end a validation over budget, as many schema visits do, instead of blocking.
+   */
+  #pattern(source: string): CompiledPattern {
+    const compiled = this.#options.patterns.compile(source);
+    const { perCharacter, fixed } = chargeable(compiled.cost) ? compiled.cost : DEFAULT_PATTERN_COST;
+    const { runtime } = this.#options;
+    return {
+      test: (text) => {
+        runtime.steps += perCharacter * text.length + fixed;
+        if (runtime.steps > runtime.limit) throw new SchemaBudgetError(runtime.label, runtime.limit);
+        return compiled.test(text);
+      },
+    };
+  }
+
   /** Adds the parts of the keywords on scalars; says what a leaf needs to know of them. */
   #valueParts(schema: Record<string, unknown>, parts: Part[]): ScalarParts {
     // A typed object or array is checked with its type in one part, below.
@@ -157,7 +179,7 @@ export class Compiler {
     let pattern: CompiledPattern | undefined;
     if ("pattern" in schema) {
       const source = schema.pattern as string;
-      const compiled = pattern = this.#options.patterns.compile(source);
+      const compiled = pattern = this.#pattern(source);
       parts.push({
         check: (value) => typeof value !== "string" || compiled.test(value),
         report: (_value, path, sink) =>
@@ -240,7 +262,7 @@ export class Compiler {
     if ("patternProperties" in schema) {
       const map = schema.patternProperties as Record<string, unknown>;
       for (const source in map) {
-        patterns.push(this.#options.patterns.compile(source));
+        patterns.push(this.#pattern(source));
         patternNodes.push(child(map[source], appendPointer("patternProperties", source)));
       }
     }

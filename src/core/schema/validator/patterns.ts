@@ -6,6 +6,22 @@
  * @module
  */
 
+/**
+ * The most one test of a pattern can cost, in the validator's steps (the
+ * budget's unit; a step of a pattern stands for about 30 nanoseconds of its
+ * engine's work): `perCharacter` for each character of the text, and
+ * `fixed` more.
+ */
+export interface PatternCost {
+  /** Steps for each character of the text. */
+  readonly perCharacter: number;
+  /** Steps for the test itself. */
+  readonly fixed: number;
+}
+
+/** What a test of a pattern costs when its engine does not say: the built-in RegExp on a simple pattern. */
+export const DEFAULT_PATTERN_COST: PatternCost = Object.freeze({ perCharacter: 1 / 32, fixed: 1 });
+
 /** A compiled pattern: does it match somewhere in the text (unanchored). */
 export interface CompiledPattern {
   /**
@@ -15,6 +31,13 @@ export interface CompiledPattern {
    * @returns Whether the pattern matches some part of it.
    */
   test(text: string): boolean;
+  /**
+   * What one test costs at most. Validation charges it to its step budget
+   * before each test, so that a value whose long strings many patterns test
+   * ends over budget instead of blocking the host. Absent:
+   * {@linkcode DEFAULT_PATTERN_COST}.
+   */
+  readonly cost?: PatternCost;
 }
 
 /**
