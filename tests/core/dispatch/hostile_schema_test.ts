@@ -229,3 +229,38 @@ Deno.test("many untrusted patterns on one long string are charged to the step bu
   assert.match(end.type === "failed" ? end.failure.message : "", /steps: the schema's cost multiplies/);
   assert.ok(gapMs < MAX_GAP_MS, `the event loop was blocked for ${gapMs} ms`);
 });
+
+// Work that grows with the value is charged to the step budget wherever a schema can repeat it: each item or key a
+// loop reads, each canonical encoding. Before, these calls blocked for 0.2 to 3 seconds within the budget.
+const costlyOverLargeValues: [string, JsonSchema, unknown, "output" | "contract"][] = [
+  [
+    "an enum of 10,000 arrays against 30,000 items",
+    { type: "object", properties: { list: { items: { enum: Array.from({ length: 10_000 }, (_, i) => [i]) } } } },
+    { list: new Array(30_000).fill([9_999]) },
+    "output",
+  ],
+  [
+    "2,000 item schemas in an allOf over 40,000 strings",
+    {
+      type: "object",
+      properties: { list: { allOf: Array.from({ length: 2_000 }, (_, i) => ({ items: { maxLength: 100 + i } })) } },
+    },
+    { list: new Array(40_000).fill("ab") },
+    "contract",
+  ],
+  [
+    "40 uniqueItems in an allOf over 8,500 objects",
+    { type: "object", properties: { list: { allOf: new Array(40).fill({ uniqueItems: true }) } } },
+    { list: Array.from({ length: 8_500 }, (_, i) => ({ a: [i, { b: "xxxxxxxx" }] })) },
+    "contract",
+  ],
+];
+for (const [what, schema, args, ending] of costlyOverLargeValues) {
+  Deno.test(`${what} ends without blocking the event loop`, async () => {
+    const tools = new ToolSet().register(untrustedTool(schema));
+    const { result: end, gapMs } = await largestGap(() => callOnce(tools, args));
+    console.log(`${what}: ${end.type}, largest event-loop gap ${gapMs.toFixed(1)} ms`);
+    assert.equal(end.type === "failed" ? end.failure.kind : end.type, ending);
+    assert.ok(gapMs < MAX_GAP_MS, `the event loop was blocked for ${gapMs} ms`);
+  });
+}

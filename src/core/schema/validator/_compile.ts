@@ -9,7 +9,17 @@ import { SchemaBudgetError } from "./budget.ts";
 import { type CompiledPattern, DEFAULT_PATTERN_COST, type PatternCost, type PatternEngine } from "./patterns.ts";
 import { type Evaluated, mergeEvaluated, newEvaluated } from "./_evaluated.ts";
 import type { Draft } from "./_keywords.ts";
-import { type Check, isObject, type Node, type Part, push, type Report, type Runtime, type Sink } from "./_node.ts";
+import {
+  charge,
+  type Check,
+  isObject,
+  type Node,
+  type Part,
+  push,
+  type Report,
+  type Runtime,
+  type Sink,
+} from "./_node.ts";
 import { allOf as allChecks } from "./_node.ts";
 import {
   boundPart,
@@ -167,8 +177,9 @@ export class Compiler {
     if ("type" in schema && !isFusedObject(schema) && !isFusedArray(schema, this.#options.draft)) {
       parts.push(typePart(schema.type as string | string[]));
     }
-    if ("const" in schema) parts.push(constPart(schema.const));
-    if ("enum" in schema) parts.push(enumPart(schema.enum as unknown[]));
+    const { runtime } = this.#options;
+    if ("const" in schema) parts.push(constPart(schema.const, runtime));
+    if ("enum" in schema) parts.push(enumPart(schema.enum as unknown[], runtime));
     for (const keyword of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]) {
       if (keyword in schema) parts.push(boundPart(keyword, schema[keyword] as number));
     }
@@ -204,18 +215,18 @@ export class Compiler {
     tail: Part[],
     child: (value: unknown, keyword: string) => Node,
   ): void {
-    const { draft } = this.#options;
+    const { draft, runtime } = this.#options;
     let tuple = 0;
     const prefixKeyword = draft === "7" ? "items" : "prefixItems";
     if (prefixKeyword in schema && (draft === "2020-12" || Array.isArray(schema.items))) {
       const nodes = (schema[prefixKeyword] as unknown[]).map((item, i) => child(item, `${prefixKeyword}/${i}`));
-      parts.push(tuplePart(prefixKeyword, nodes));
+      parts.push(tuplePart(prefixKeyword, nodes, runtime));
       tuple = nodes.length;
     }
     // Draft-07 ignores additionalItems unless items is an array.
     const restKeyword = draft === "7" ? (Array.isArray(schema.items) ? "additionalItems" : "items") : "items";
     const counts = ["minItems", "maxItems"].filter((keyword) => keyword in schema)
-      .map((keyword) => countPart(keyword, schema[keyword] as number));
+      .map((keyword) => countPart(keyword, schema[keyword] as number, runtime));
     if (isFusedArray(schema, draft)) {
       const bound = (keyword: string, fallback: number) => (schema[keyword] ?? fallback) as number;
       parts.push(arrayPart(
@@ -224,20 +235,23 @@ export class Compiler {
         bound("maxItems", Infinity),
         typePart("array").report,
         counts,
+        runtime,
       ));
     } else {
-      if (restKeyword in schema) parts.push(restPart(restKeyword, tuple, child(schema[restKeyword], restKeyword)));
+      if (restKeyword in schema) {
+        parts.push(restPart(restKeyword, tuple, child(schema[restKeyword], restKeyword), runtime));
+      }
       for (const part of counts) parts.push(part);
     }
-    const unique = "uniqueItems" in schema ? uniqueItemsPart(schema.uniqueItems as boolean) : undefined;
+    const unique = "uniqueItems" in schema ? uniqueItemsPart(schema.uniqueItems as boolean, runtime) : undefined;
     if (unique) parts.push(unique);
     if ("contains" in schema) {
       const min = draft === "2020-12" ? (schema.minContains ?? 1) as number : 1;
       const max = draft === "2020-12" ? (schema.maxContains ?? Infinity) as number : Infinity;
-      parts.push(containsPart(child(schema.contains, "contains"), min, max));
+      parts.push(containsPart(child(schema.contains, "contains"), min, max, runtime));
     }
     if (draft === "2020-12" && "unevaluatedItems" in schema) {
-      tail.push(unevaluatedItemsPart(child(schema.unevaluatedItems, "unevaluatedItems")));
+      tail.push(unevaluatedItemsPart(child(schema.unevaluatedItems, "unevaluatedItems"), runtime));
     }
   }
 
@@ -247,7 +261,7 @@ export class Compiler {
     tail: Part[],
     child: (value: unknown, keyword: string) => Node,
   ): void {
-    const { draft } = this.#options;
+    const { draft, runtime } = this.#options;
     const names: string[] = [];
     const nodes: Node[] = [];
     if ("properties" in schema) {
@@ -274,20 +288,22 @@ export class Compiler {
       // Required properties that are declared are checked as the properties are read.
       const declared = new Set(names);
       const typeReport = typePart("object").report;
-      parts.push(objectPart(names, nodes, required.filter((name) => declared.has(name)), additional, typeReport));
-      const undeclared = requiredPart(required.filter((name) => !declared.has(name)));
+      parts.push(
+        objectPart(names, nodes, required.filter((name) => declared.has(name)), additional, typeReport, runtime),
+      );
+      const undeclared = requiredPart(required.filter((name) => !declared.has(name)), runtime);
       if (undeclared) parts.push(undeclared);
     } else {
       if (names.length > 0 || patterns.length > 0 || additional !== undefined) {
-        parts.push(propertiesPart(names, nodes, patterns, patternNodes, additional));
+        parts.push(propertiesPart(names, nodes, patterns, patternNodes, additional, runtime));
       }
-      const all = requiredPart(required);
+      const all = requiredPart(required, runtime);
       if (all) parts.push(all);
     }
     for (const keyword of ["minProperties", "maxProperties"]) {
-      if (keyword in schema) parts.push(countPart(keyword, schema[keyword] as number));
+      if (keyword in schema) parts.push(countPart(keyword, schema[keyword] as number, runtime));
     }
-    if ("propertyNames" in schema) parts.push(propertyNamesPart(child(schema.propertyNames, "propertyNames")));
+    if ("propertyNames" in schema) parts.push(propertyNamesPart(child(schema.propertyNames, "propertyNames"), runtime));
     const dependencyKeywords = draft === "7"
       ? ["dependencies"]
       : ["dependentRequired", "dependentSchemas", "dependencies"];
@@ -306,12 +322,12 @@ export class Compiler {
           schemas.push(child(value, appendPointer(keyword, name)));
         }
       }
-      const required = dependentRequiredPart(keyword, lists);
+      const required = dependentRequiredPart(keyword, lists, runtime);
       if (required) parts.push(required);
-      if (triggers.length > 0) parts.push(dependentSchemasPart(triggers, schemas));
+      if (triggers.length > 0) parts.push(dependentSchemasPart(triggers, schemas, runtime));
     }
     if (draft === "2020-12" && "unevaluatedProperties" in schema) {
-      tail.push(unevaluatedPropertiesPart(child(schema.unevaluatedProperties, "unevaluatedProperties")));
+      tail.push(unevaluatedPropertiesPart(child(schema.unevaluatedProperties, "unevaluatedProperties"), runtime));
     }
   }
 
@@ -406,12 +422,13 @@ function notAllowed(sink: Sink, path: string, keyword: string, message: string, 
   else node.report(value, path, sink, undefined);
 }
 
-function tuplePart(keyword: string, nodes: Node[]): Part {
+function tuplePart(keyword: string, nodes: Node[], runtime: Runtime): Part {
   const checks = nodes.map(checkOf);
   return {
     check: (value, ev) => {
       if (!Array.isArray(value)) return true;
       const end = Math.min(value.length, checks.length);
+      charge(runtime, end);
       for (let i = 0; i < end; i++) if (!checks[i](value[i], undefined)) return false;
       if (ev !== undefined && end > ev.items) ev.items = end;
       return true;
@@ -434,13 +451,21 @@ function isFusedArray(schema: Record<string, unknown>, draft: Draft): boolean {
 }
 
 /** `type: "array"`, `items` (one schema for every item), `minItems` and `maxItems` in one pass. */
-function arrayPart(node: Node, min: number, max: number, typeReport: Report, counts: Part[]): Part {
+function arrayPart(
+  node: Node,
+  min: number,
+  max: number,
+  typeReport: Report,
+  counts: Part[],
+  runtime: Runtime,
+): Part {
   const check = checkOf(node);
   const leaf = node.leaf;
-  const items = restPart("items", 0, node);
+  const items = restPart("items", 0, node, runtime);
   return {
     check: (value, ev) => {
       if (!Array.isArray(value) || value.length < min || value.length > max) return false;
+      charge(runtime, value.length);
       if (leaf !== undefined) {
         for (let i = 0; i < value.length; i++) if (!matchesLeaf(leaf, value[i])) return false;
       } else {
@@ -457,17 +482,19 @@ function arrayPart(node: Node, min: number, max: number, typeReport: Report, cou
   };
 }
 
-function restPart(keyword: string, start: number, node: Node): Part {
+function restPart(keyword: string, start: number, node: Node, runtime: Runtime): Part {
   const check = checkOf(node);
   return {
     check: node === FALSE_NODE ? (value) => !Array.isArray(value) || value.length <= start : (value, ev) => {
       if (!Array.isArray(value)) return true;
+      charge(runtime, value.length);
       for (let i = start; i < value.length; i++) if (!check(value[i], undefined)) return false;
       if (ev !== undefined) ev.items = Infinity;
       return true;
     },
     report: (value, path, sink) => {
       const items = value as unknown[];
+      charge(runtime, items.length);
       for (let i = start; i < items.length; i++) {
         if (!node.check(items[i], undefined)) {
           notAllowed(sink, `${path}/${i}`, keyword, "This item is not allowed.", node, items[i]);
@@ -477,9 +504,10 @@ function restPart(keyword: string, start: number, node: Node): Part {
   };
 }
 
-function containsPart(node: Node, min: number, max: number): Part {
+function containsPart(node: Node, min: number, max: number, runtime: Runtime): Part {
   const check = checkOf(node);
   const count = (items: unknown[], ev: Evaluated | undefined): number => {
+    charge(runtime, items.length);
     let matches = 0;
     for (let i = 0; i < items.length; i++) {
       if (!check(items[i], undefined)) continue;
@@ -515,13 +543,14 @@ function containsPart(node: Node, min: number, max: number): Part {
   };
 }
 
-function unevaluatedItemsPart(node: Node): Part {
+function unevaluatedItemsPart(node: Node, runtime: Runtime): Part {
   const check = checkOf(node);
   const unevaluated = (ev: Evaluated | undefined, index: number) =>
     ev === undefined || (index >= ev.items && !ev.itemSet?.has(index));
   return {
     check: (value, ev) => {
       if (!Array.isArray(value)) return true;
+      charge(runtime, value.length);
       for (let i = ev?.items ?? 0; i < value.length; i++) {
         if (unevaluated(ev, i) && !check(value[i], undefined)) return false;
       }
@@ -529,6 +558,7 @@ function unevaluatedItemsPart(node: Node): Part {
     },
     report: (value, path, sink, ev) => {
       const items = value as unknown[];
+      charge(runtime, items.length);
       for (let i = 0; i < items.length; i++) {
         if (unevaluated(ev, i) && !node.check(items[i], undefined)) {
           notAllowed(
@@ -551,6 +581,7 @@ function propertiesPart(
   patterns: CompiledPattern[],
   patternNodes: Node[],
   additional: Node | undefined,
+  runtime: Runtime,
 ): Part {
   const index: Record<string, number> = Object.create(null);
   for (let i = 0; i < names.length; i++) index[names[i]] = i;
@@ -567,6 +598,7 @@ function propertiesPart(
     let next = 0;
     for (const name in object) {
       if (sink.out.length >= sink.max) return;
+      charge(runtime, 1);
       // Most properties pass: their pointer is written only for a report.
       let at: string | undefined;
       let matched = false;
@@ -605,13 +637,16 @@ function propertiesPart(
       check: (value, ev) => {
         if (!isObject(value)) return true;
         let next = 0;
+        let read = 0;
         for (const name in value) {
           const i = name === names[next] ? next : index[name];
           if (i === undefined) return false;
           next = i + 1;
+          read++;
           const leaf = leaves[i];
           if (leaf !== undefined ? !matchesLeaf(leaf, value[name]) : !checks[i](value[name], undefined)) return false;
         }
+        charge(runtime, read);
         if (ev !== undefined) ev.allProps = true;
         return true;
       },
@@ -622,6 +657,7 @@ function propertiesPart(
   return {
     check: (value, ev) => {
       if (!isObject(value)) return true;
+      charge(runtime, names.length);
       for (let i = 0; i < names.length; i++) {
         const name = names[i];
         const item = value[name];
@@ -630,7 +666,9 @@ function propertiesPart(
         if (ev !== undefined) ev.props.add(name);
       }
       if (!rest) return true;
+      let read = 0;
       for (const name in value) {
+        read++;
         let matched = index[name] !== undefined;
         for (let j = 0; j < patterns.length; j++) {
           if (!patterns[j].test(name)) continue;
@@ -640,6 +678,7 @@ function propertiesPart(
         }
         if (!matched && additionalCheck !== undefined && !additionalCheck(value[name], undefined)) return false;
       }
+      charge(runtime, read);
       if (ev !== undefined && additionalCheck !== undefined) ev.allProps = true;
       return true;
     },
@@ -665,6 +704,7 @@ function objectPart(
   required: string[],
   additional: Node | undefined,
   typeReport: Report,
+  runtime: Runtime,
 ): Part {
   const checks = nodes.map(checkOf);
   const leaves = nodes.map((node) => node.leaf);
@@ -673,8 +713,8 @@ function objectPart(
   const closed = additional === FALSE_NODE;
   const index = new Map(names.map((name, i) => [name, i]));
   const requiredCount = mandatory.filter(Boolean).length;
-  const missing = requiredPart(required);
-  const others = propertiesPart(names, nodes, [], [], additional);
+  const missing = requiredPart(required, runtime);
+  const others = propertiesPart(names, nodes, [], [], additional, runtime);
   return {
     check: closed
       ? (value, ev) => {
@@ -684,15 +724,18 @@ function objectPart(
         // Arguments mostly list their keys in the schema's order: a key that is the next declared name needs no
         // lookup, and after a lookup the next key is expected to follow the one found.
         let next = 0;
+        let read = 0;
         for (const name in object) {
           const i = name === names[next] ? next : index.get(name);
           if (i === undefined) return false;
           next = i + 1;
+          read++;
           const item = object[name];
           const leaf = leaves[i];
           if (leaf !== undefined ? !matchesLeaf(leaf, item) : !checks[i](item, undefined)) return false;
           if (mandatory[i]) found++;
         }
+        charge(runtime, read);
         if (found !== requiredCount) return false;
         if (ev !== undefined) ev.allProps = true;
         return true;
@@ -700,23 +743,16 @@ function objectPart(
       : (value, ev) => {
         if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
         const object = value as Record<string, unknown>;
-        let present = 0;
+        charge(runtime, names.length);
         for (let i = 0; i < names.length; i++) {
           const item = object[names[i]];
           if (item === undefined || (inherited[i] && !Object.hasOwn(object, names[i]))) {
             if (mandatory[i]) return false;
             continue;
           }
-          present++;
           const leaf = leaves[i];
           if (leaf !== undefined ? !matchesLeaf(leaf, item) : !checks[i](item, undefined)) return false;
           if (ev !== undefined) ev.props.add(names[i]);
-        }
-        if (closed) {
-          let total = 0;
-          for (const _ in object) total++;
-          if (total !== present) return false;
-          if (ev !== undefined) ev.allProps = true;
         }
         return true;
       },
@@ -728,18 +764,24 @@ function objectPart(
   };
 }
 
-function unevaluatedPropertiesPart(node: Node): Part {
+function unevaluatedPropertiesPart(node: Node, runtime: Runtime): Part {
   const check = checkOf(node);
   return {
     check: (value, ev) => {
       if (!isObject(value) || ev?.allProps) return true;
-      for (const name in value) if (!ev?.props.has(name) && !check(value[name], undefined)) return false;
+      let read = 0;
+      for (const name in value) {
+        read++;
+        if (!ev?.props.has(name) && !check(value[name], undefined)) return false;
+      }
+      charge(runtime, read);
       return true;
     },
     report: (value, path, sink, ev) => {
       if (ev?.allProps) return;
       const object = value as Record<string, unknown>;
       for (const name in object) {
+        charge(runtime, 1);
         if (ev?.props.has(name) || node.check(object[name], undefined)) continue;
         notAllowed(
           sink,
@@ -754,16 +796,22 @@ function unevaluatedPropertiesPart(node: Node): Part {
   };
 }
 
-function propertyNamesPart(node: Node): Part {
+function propertyNamesPart(node: Node, runtime: Runtime): Part {
   const check = checkOf(node);
   return {
     check: (value) => {
       if (!isObject(value)) return true;
-      for (const name in value) if (!check(name, undefined)) return false;
+      let read = 0;
+      for (const name in value) {
+        read++;
+        if (!check(name, undefined)) return false;
+      }
+      charge(runtime, read);
       return true;
     },
     report: (value, path, sink) => {
       for (const name in value as Record<string, unknown>) {
+        charge(runtime, 1);
         if (!node.check(name, undefined)) {
           push(sink, appendPointer(path, name), "propertyNames", `Property name "${name}" is not allowed.`);
         }
@@ -772,11 +820,12 @@ function propertyNamesPart(node: Node): Part {
   };
 }
 
-function dependentSchemasPart(triggers: string[], nodes: Node[]): Part {
+function dependentSchemasPart(triggers: string[], nodes: Node[], runtime: Runtime): Part {
   const checks = nodes.map(checkOf);
   return {
     check: (value, ev) => {
       if (!isObject(value)) return true;
+      charge(runtime, triggers.length);
       for (let i = 0; i < triggers.length; i++) {
         if (Object.hasOwn(value, triggers[i]) && !checks[i](value, ev)) return false;
       }

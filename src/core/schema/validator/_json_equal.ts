@@ -30,20 +30,47 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
  * sorted, numbers as JSON writes them. Used to find repeats in linear time.
  */
 export function canonicalJson(value: unknown): string {
+  return canonicalJsonWithin(value, Infinity)!;
+}
+
+/**
+ * As {@linkcode canonicalJson}, or `undefined` once the encoding would be
+ * longer than `max` characters: no longer than that is read or built.
+ */
+export function canonicalJsonWithin(value: unknown, max: number): string | undefined {
+  const budget = { left: max };
+  return encode(value, budget);
+}
+
+function encode(value: unknown, budget: { left: number }): string | undefined {
+  let text: string;
   if (Array.isArray(value)) {
-    let text = "[";
-    for (let i = 0; i < value.length; i++) text += (i === 0 ? "" : ",") + canonicalJson(value[i]);
-    return `${text}]`;
-  }
-  if (isObject(value)) {
-    const keys = Object.keys(value).sort();
-    let text = "{";
-    for (let i = 0; i < keys.length; i++) {
-      text += `${i === 0 ? "" : ","}${JSON.stringify(keys[i])}:${canonicalJson(value[keys[i]])}`;
+    text = "[";
+    for (let i = 0; i < value.length; i++) {
+      const item = encode(value[i], budget);
+      if (item === undefined) return undefined;
+      text += (i === 0 ? "" : ",") + item;
     }
-    return `${text}}`;
+    text += "]";
+    budget.left -= value.length + 1;
+  } else if (isObject(value)) {
+    const keys = Object.keys(value).sort();
+    text = "{";
+    for (let i = 0; i < keys.length; i++) {
+      const key = encode(keys[i], budget);
+      const item = key === undefined ? undefined : encode(value[keys[i]], budget);
+      if (item === undefined) return undefined;
+      text += `${i === 0 ? "" : ","}${key}:${item}`;
+    }
+    text += "}";
+    budget.left -= keys.length * 2 + 1;
+  } else {
+    // A string's encoding is at least two longer than the string: a long one is not encoded at all.
+    if (typeof value === "string" && value.length + 2 > budget.left) return undefined;
+    text = JSON.stringify(value) ?? "null";
+    budget.left -= text.length;
   }
-  return JSON.stringify(value) ?? "null";
+  return budget.left < 0 ? undefined : text;
 }
 
 /** The depth of a JSON value, counting up to `max + 1` without recursion. */

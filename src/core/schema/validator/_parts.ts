@@ -3,9 +3,12 @@
 
 import { showValue } from "../../common/_show_value.ts";
 import { appendPointer } from "../../common/_json_pointer.ts";
-import { canonicalJson, jsonEqual } from "./_json_equal.ts";
-import { isObject, type Part, push } from "./_node.ts";
+import { canonicalJson, canonicalJsonWithin, jsonEqual } from "./_json_equal.ts";
+import { charge, isObject, type Part, push, type Runtime } from "./_node.ts";
 import { codePoints } from "./_code_points.ts";
+
+/** A canonical encoding takes about two steps a character to build. */
+const CANONICAL_STEPS_PER_CHARACTER = 2;
 
 // Names Object.prototype gives every object: reading one is not finding it.
 const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
@@ -80,26 +83,39 @@ export function typePart(type: string | string[]): Part {
 }
 
 /** `const`: JSON equality with one value. */
-export function constPart(expected: unknown): Part {
+export function constPart(expected: unknown, runtime: Runtime): Part {
   const composite = typeof expected === "object" && expected !== null;
+  // A comparison reads at most what the expected value holds.
+  const reads = composite ? canonicalJson(expected).length : 0;
   // What a value must equal is fixed once compiled: its message is written on first report, once.
   let message: string | undefined;
   return {
-    check: composite ? (value) => jsonEqual(value, expected) : (value) => value === expected,
+    check: composite ? (value) => (charge(runtime, reads), jsonEqual(value, expected)) : (value) => value === expected,
     report: (_value, path, sink) => push(sink, path, "const", message ??= `Expected ${showValue(expected)}.`),
   };
 }
 
-/** `enum`: JSON equality with one of a list; scalars through a `Set`. */
-export function enumPart(list: unknown[]): Part {
+/**
+ * `enum`: JSON equality with one of a list; scalars through a `Set`, and
+ * composites by their canonical encoding, so a check costs the value's
+ * encoding (never longer than the longest item's), not a comparison with
+ * every item.
+ */
+export function enumPart(list: unknown[], runtime: Runtime): Part {
   const scalars = new Set(list.filter((item) => typeof item !== "object" || item === null));
-  const composites = list.filter((item) => typeof item === "object" && item !== null);
+  const composites = new Set(
+    list.filter((item) => typeof item === "object" && item !== null).map((item) => canonicalJson(item)),
+  );
+  let longest = 0;
+  for (const encoded of composites) longest = Math.max(longest, encoded.length);
   let message: string | undefined;
   return {
     check: (value) => {
       if (typeof value !== "object" || value === null) return scalars.has(value);
-      for (let i = 0; i < composites.length; i++) if (jsonEqual(value, composites[i])) return true;
-      return false;
+      if (composites.size === 0) return false;
+      charge(runtime, longest * CANONICAL_STEPS_PER_CHARACTER);
+      const encoded = canonicalJsonWithin(value, longest);
+      return encoded !== undefined && composites.has(encoded);
     },
     report: (_value, path, sink) => push(sink, path, "enum", message ??= `Expected one of ${showValue(list)}.`),
   };
@@ -183,7 +199,7 @@ export function lengthPart(keyword: string, limit: number): Part {
 }
 
 /** `minItems`, `maxItems`, `minProperties`, `maxProperties`. */
-export function countPart(keyword: string, limit: number): Part {
+export function countPart(keyword: string, limit: number, runtime: Runtime): Part {
   const noun = keyword.endsWith("Items") ? "item" : "propert";
   const plural = noun === "item" ? (limit === 1 ? "item" : "items") : (limit === 1 ? "property" : "properties");
   const message = `Expected at ${keyword.startsWith("min") ? "least" : "most"} ${limit} ${plural}.`;
@@ -194,25 +210,27 @@ export function countPart(keyword: string, limit: number): Part {
     case "maxItems":
       return { check: (value) => !Array.isArray(value) || value.length <= limit, report };
     case "minProperties":
-      return { check: (value) => !isObject(value) || propertyCount(value, limit) >= limit, report };
+      return { check: (value) => !isObject(value) || propertyCount(value, limit, runtime) >= limit, report };
     default:
-      return { check: (value) => !isObject(value) || propertyCount(value, limit + 1) <= limit, report };
+      return { check: (value) => !isObject(value) || propertyCount(value, limit + 1, runtime) <= limit, report };
   }
 }
 
 /** Counts own properties up to `enough`, without the array `Object.keys` builds. */
-function propertyCount(object: Record<string, unknown>, enough: number): number {
+function propertyCount(object: Record<string, unknown>, enough: number, runtime: Runtime): number {
   let count = 0;
   for (const _ in object) if (++count >= enough) break;
+  charge(runtime, count);
   return count;
 }
 
 /** Finds two equal items, or returns `undefined`. */
-function repeated(items: readonly unknown[]): [number, number] | undefined {
-  // Few items: compare pairs, allocating nothing.
-  if (items.length <= 16) {
+function repeated(items: readonly unknown[], runtime: Runtime): [number, number] | undefined {
+  charge(runtime, items.length);
+  // Few scalars: compare pairs, allocating nothing.
+  if (items.length <= 16 && items.every((item) => typeof item !== "object" || item === null)) {
     for (let i = 0; i < items.length; i++) {
-      for (let j = i + 1; j < items.length; j++) if (jsonEqual(items[i], items[j])) return [i, j];
+      for (let j = i + 1; j < items.length; j++) if (items[i] === items[j]) return [i, j];
     }
     return undefined;
   }
@@ -222,6 +240,7 @@ function repeated(items: readonly unknown[]): [number, number] | undefined {
     const item = items[j];
     const composite = typeof item === "object" && item !== null;
     const key = composite ? canonicalJson(item) : item;
+    if (composite) charge(runtime, (key as string).length * CANONICAL_STEPS_PER_CHARACTER);
     const seen = composite ? composites.get(key as string) : scalars.get(key);
     if (seen !== undefined) return [seen, j];
     if (composite) composites.set(key as string, j);
@@ -231,24 +250,25 @@ function repeated(items: readonly unknown[]): [number, number] | undefined {
 }
 
 /** `uniqueItems`. */
-export function uniqueItemsPart(unique: boolean): Part | undefined {
+export function uniqueItemsPart(unique: boolean, runtime: Runtime): Part | undefined {
   if (!unique) return undefined;
   return {
-    check: (value) => !Array.isArray(value) || value.length < 2 || repeated(value) === undefined,
+    check: (value) => !Array.isArray(value) || value.length < 2 || repeated(value, runtime) === undefined,
     report: (value, path, sink) => {
-      const [i, j] = repeated(value as unknown[])!;
+      const [i, j] = repeated(value as unknown[], runtime)!;
       push(sink, path, "uniqueItems", `Items ${i} and ${j} are equal; items must be unique.`);
     },
   };
 }
 
 /** `required`. */
-export function requiredPart(names: string[]): Part | undefined {
+export function requiredPart(names: string[], runtime: Runtime): Part | undefined {
   if (names.length === 0) return undefined;
   const inherited = names.map(isInherited);
   return {
     check: (value) => {
       if (!isObject(value)) return true;
+      charge(runtime, names.length);
       for (let i = 0; i < names.length; i++) if (lacks(value, names[i], inherited[i])) return false;
       return true;
     },
@@ -264,14 +284,21 @@ export function requiredPart(names: string[]): Part | undefined {
 }
 
 /** `dependentRequired`, and the array form of draft-07's `dependencies` (reported under `keyword`). */
-export function dependentRequiredPart(keyword: string, map: Record<string, string[]>): Part | undefined {
+export function dependentRequiredPart(
+  keyword: string,
+  map: Record<string, string[]>,
+  runtime: Runtime,
+): Part | undefined {
   const triggers = Object.keys(map).filter((name) => map[name].length > 0);
   if (triggers.length === 0) return undefined;
+  // The most names one check reads: every trigger and every name it requires.
+  const reads = triggers.reduce((sum, trigger) => sum + 1 + map[trigger].length, 0);
   const missing = (object: Record<string, unknown>, trigger: string) =>
     Object.hasOwn(object, trigger) ? map[trigger].filter((name) => !Object.hasOwn(object, name)) : [];
   return {
     check: (value) => {
       if (!isObject(value)) return true;
+      charge(runtime, reads);
       for (const trigger of triggers) {
         if (!Object.hasOwn(value, trigger)) continue;
         for (const name of map[trigger]) if (!Object.hasOwn(value, name)) return false;

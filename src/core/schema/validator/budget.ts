@@ -17,8 +17,11 @@ export interface ValidatorBudget {
    * The most schema-node visits validating one value may take. Above it
    * validation stops with a {@linkcode SchemaBudgetError}. A leaf schema (a
    * type and its bounds, no subschema) is not counted: it cannot multiply
-   * the work, the schema holding it is counted. Each test of a pattern is
-   * counted too, by its text's length and its engine's `PatternCost`.
+   * the work, the schema holding it is counted. So is the work that grows
+   * with the value: each item or key a loop reads, two steps a character of
+   * a canonical encoding (`uniqueItems`, `enum` and `const` of composites),
+   * and each pattern test, by its text's length and its engine's
+   * `PatternCost`.
    * Default {@linkcode DEFAULT_VALIDATOR_BUDGET}.stepsPerValue.
    */
   readonly stepsPerValue?: number;
