@@ -249,6 +249,15 @@ const costlyOverLargeValues: [string, JsonSchema, unknown, "output" | "contract"
     "contract",
   ],
   [
+    "2,000 maxLength in an allOf over a 120,000-character string",
+    {
+      type: "object",
+      properties: { text: { allOf: Array.from({ length: 2_000 }, (_, i) => ({ maxLength: 100_000 + i })) } },
+    },
+    { text: "é".repeat(120_000) },
+    "contract",
+  ],
+  [
     "40 uniqueItems in an allOf over 8,500 objects",
     { type: "object", properties: { list: { allOf: new Array(40).fill({ uniqueItems: true }) } } },
     { list: Array.from({ length: 8_500 }, (_, i) => ({ a: [i, { b: "xxxxxxxx" }] })) },

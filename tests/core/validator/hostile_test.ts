@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { compileValidator } from "../../../src/core/schema/validator/validator.ts";
 import { linearPatterns } from "../../../src/core/schema/validator/linear_patterns.ts";
 import type { PatternEngine } from "../../../src/core/schema/validator/patterns.ts";
+import { FORMATS } from "../../../src/core/schema/validator/_formats.ts";
 import { compileRe2 } from "../../../src/core/schema/validator/_re2.ts";
 import { SchemaRefusal } from "../../../src/core/schema/validator/refusal.ts";
 import { SchemaBudgetError } from "../../../src/core/schema/validator/budget.ts";
@@ -156,4 +157,19 @@ Deno.test("each pattern test is charged to the step budget by its engine's cost 
   const defaulted = compileValidator(schema, { patterns: broken, budget: { stepsPerValue: 100 } });
   assert.equal(defaulted.isValid(["a".repeat(3_000)]), true);
   assert.throws(() => defaulted.isValid(["a".repeat(3_300)]), SchemaBudgetError);
+});
+
+Deno.test("a format scan, a code point count and draft-07 content are charged by the length of the string", () => {
+  const budget = { stepsPerValue: 1_000 };
+  const text = "a".repeat(2_000);
+  const format = compileValidator({ format: "regex" }, { formats: "assert", scanners: FORMATS, budget });
+  assert.throws(() => format.isValid(text), SchemaBudgetError);
+  assert.equal(format.isValid("a".repeat(900)), true);
+  // A length past the UTF-16 fast path counts code points: a step for every 16 units.
+  const length = compileValidator({ maxLength: 100 }, { budget: { stepsPerValue: 100 } });
+  assert.equal(length.isValid("é".repeat(1_500)), false);
+  assert.throws(() => length.isValid("é".repeat(1_700)), SchemaBudgetError);
+  const content = compileValidator({ contentMediaType: "application/json" }, { draft: "7", formats: "assert", budget });
+  assert.throws(() => content.isValid(`"${"a".repeat(600)}"`), SchemaBudgetError);
+  assert.equal(content.isValid(`"${"a".repeat(400)}"`), true);
 });

@@ -5,21 +5,11 @@
 // not deepen the stack.
 
 import { appendPointer } from "../../common/_json_pointer.ts";
-import { SchemaBudgetError } from "./budget.ts";
 import { type CompiledPattern, DEFAULT_PATTERN_COST, type PatternCost, type PatternEngine } from "./patterns.ts";
 import { type Evaluated, mergeEvaluated, newEvaluated } from "./_evaluated.ts";
 import type { Draft } from "./_keywords.ts";
-import {
-  charge,
-  type Check,
-  isObject,
-  type Node,
-  type Part,
-  push,
-  type Report,
-  type Runtime,
-  type Sink,
-} from "./_node.ts";
+import { type Check, isObject, type Node, type Part, push, type Report, type Sink } from "./_node.ts";
+import { charge, type Runtime } from "./_runtime.ts";
 import { allOf as allChecks } from "./_node.ts";
 import {
   boundPart,
@@ -146,7 +136,7 @@ export class Compiler {
     assemble(node, parts, tail, runtime, "unevaluatedProperties" in schema, "unevaluatedItems" in schema);
     // A leaf cannot multiply the work, so it skips the step count as well. Asserted content is not read as a leaf.
     const leaf = node.children.length === 0 && !scalars.content
-      ? readLeaf(schema, !this.#options.assertFormats, scalars.pattern)
+      ? readLeaf(schema, !this.#options.assertFormats, scalars.pattern, runtime)
       : undefined;
     if (leaf !== undefined) {
       node.leaf = leaf;
@@ -164,8 +154,7 @@ export class Compiler {
     const { runtime } = this.#options;
     return {
       test: (text) => {
-        runtime.steps += perCharacter * text.length + fixed;
-        if (runtime.steps > runtime.limit) throw new SchemaBudgetError(runtime.label, runtime.limit);
+        charge(runtime, perCharacter * text.length + fixed);
         return compiled.test(text);
       },
     };
@@ -185,7 +174,7 @@ export class Compiler {
     }
     if ("multipleOf" in schema) parts.push(multipleOfPart(schema.multipleOf as number));
     for (const keyword of ["minLength", "maxLength"]) {
-      if (keyword in schema) parts.push(lengthPart(keyword, schema[keyword] as number));
+      if (keyword in schema) parts.push(lengthPart(keyword, schema[keyword] as number, runtime));
     }
     let pattern: CompiledPattern | undefined;
     if ("pattern" in schema) {
@@ -200,12 +189,12 @@ export class Compiler {
     const { assertFormats, scanners } = this.#options;
     const format = schema.format as string;
     if (assertFormats && scanners !== undefined && Object.hasOwn(scanners, format)) {
-      parts.push(formatPart(format, scanners[format]));
+      parts.push(formatPart(format, scanners[format], runtime));
     }
     const base64 = schema.contentEncoding === "base64";
     const json = schema.contentMediaType === "application/json";
     const content = assertFormats && this.#options.draft === "7" && (base64 || json);
-    if (content) parts.push(contentPart(base64, json));
+    if (content) parts.push(contentPart(base64, json, runtime));
     return { pattern, content };
   }
 
@@ -372,12 +361,10 @@ function assemble(
   marksItems: boolean,
 ): void {
   const body = allChecks(parts.map((part) => part.check));
-  const step = () => {
-    if (++runtime.steps > runtime.limit) throw new SchemaBudgetError(runtime.label, runtime.limit);
-  };
+  const step = () => charge(runtime, 1);
   if (tail.length === 0) {
     node.check = (value, ev) => {
-      if (++runtime.steps > runtime.limit) throw new SchemaBudgetError(runtime.label, runtime.limit);
+      charge(runtime, 1);
       return body(value, ev);
     };
   } else {

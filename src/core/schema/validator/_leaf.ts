@@ -3,7 +3,8 @@
 // shared function, which the engine can inline, instead of one closure call
 // per child.
 
-import { codePoints } from "./_code_points.ts";
+import { CODE_POINT_UNITS_PER_STEP, codePoints } from "./_code_points.ts";
+import { charge, type Runtime } from "./_runtime.ts";
 import type { CompiledPattern } from "./patterns.ts";
 
 // Keywords a leaf may hold besides its checks: they never affect the verdict.
@@ -52,6 +53,8 @@ export interface Leaf {
   readonly values: ReadonlySet<unknown> | undefined;
   /** The compiled `pattern` a string must match. */
   readonly pattern: CompiledPattern | undefined;
+  /** The validation a code point count is charged to. */
+  readonly runtime: Runtime;
 }
 
 /** Whether a value satisfies a leaf. */
@@ -62,6 +65,7 @@ export function matchesLeaf(leaf: Leaf, value: unknown): boolean {
       const length = value.length;
       if (length < leaf.fastMin || length > leaf.max) {
         if (length < leaf.min) return false;
+        charge(leaf.runtime, length / CODE_POINT_UNITS_PER_STEP);
         const points = codePoints(value);
         if (points < leaf.min || points > leaf.max) return false;
       }
@@ -92,6 +96,7 @@ export function readLeaf(
   schema: Record<string, unknown>,
   formatIsInert: boolean,
   pattern: CompiledPattern | undefined,
+  runtime: Runtime,
 ): Leaf | undefined {
   for (const keyword in schema) {
     if (!CHECKED.has(keyword) && !INERT.has(keyword) && !(keyword === "format" && formatIsInert)) return undefined;
@@ -107,6 +112,7 @@ export function readLeaf(
     below: bound("exclusiveMaximum", Infinity),
     values,
     pattern: kind === STRING ? pattern : undefined,
+    runtime,
   });
   if ("enum" in schema) {
     const list = schema.enum as unknown[];

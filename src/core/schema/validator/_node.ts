@@ -2,7 +2,6 @@
 // verdict) and a report (the diagnostics of a failing value).
 
 import type { Diagnostic } from "../../common/diagnostics.ts";
-import { SchemaBudgetError } from "./budget.ts";
 import type { Evaluated } from "./_evaluated.ts";
 import type { Leaf } from "./_leaf.ts";
 
@@ -32,25 +31,6 @@ export interface Node {
   readonly children: Node[];
   /** The schema as data when it is a leaf, for its parent to check inline. */
   leaf: Leaf | undefined;
-}
-
-/** The per-validator state a validation updates: the steps taken. */
-export interface Runtime {
-  steps: number;
-  readonly limit: number;
-  readonly label: string;
-}
-
-/**
- * Charges work to the validation's step budget. A schema visit is a step;
- * so is each member a loop reads (an item, a key) and each unit of work
- * that grows with the value (a pattern test, a canonical encoding), so that
- * a schema repeated over a large value runs out of budget, not of time.
- *
- * @throws {SchemaBudgetError} When the budget is spent.
- */
-export function charge(runtime: Runtime, steps: number): void {
-  if ((runtime.steps += steps) > runtime.limit) throw new SchemaBudgetError(runtime.label, runtime.limit);
 }
 
 /** Records one diagnostic unless the sink is full. */

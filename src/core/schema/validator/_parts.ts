@@ -4,8 +4,9 @@
 import { showValue } from "../../common/_show_value.ts";
 import { appendPointer } from "../../common/_json_pointer.ts";
 import { canonicalJson, canonicalJsonWithin, jsonEqual } from "./_json_equal.ts";
-import { charge, isObject, type Part, push, type Runtime } from "./_node.ts";
-import { codePoints } from "./_code_points.ts";
+import { isObject, type Part, push } from "./_node.ts";
+import { charge, type Runtime } from "./_runtime.ts";
+import { CODE_POINT_UNITS_PER_STEP, codePoints } from "./_code_points.ts";
 
 /** A canonical encoding takes about two steps a character to build. */
 const CANONICAL_STEPS_PER_CHARACTER = 2;
@@ -181,18 +182,22 @@ function isDecimalMultiple(value: Decimal, divisor: Decimal): boolean {
 }
 
 /** `minLength` and `maxLength`; the UTF-16 length decides without counting when it can. */
-export function lengthPart(keyword: string, limit: number): Part {
+export function lengthPart(keyword: string, limit: number, runtime: Runtime): Part {
+  const counted = (text: string) => {
+    charge(runtime, text.length / CODE_POINT_UNITS_PER_STEP);
+    return codePoints(text);
+  };
   if (keyword === "minLength") {
     const twice = limit * 2;
     return {
       check: (value) =>
-        typeof value !== "string" || value.length >= twice || (value.length >= limit && codePoints(value) >= limit),
+        typeof value !== "string" || value.length >= twice || (value.length >= limit && counted(value) >= limit),
       report: (_value, path, sink) =>
         push(sink, path, keyword, `Expected at least ${limit} character${limit === 1 ? "" : "s"}.`),
     };
   }
   return {
-    check: (value) => typeof value !== "string" || value.length <= limit || codePoints(value) <= limit,
+    check: (value) => typeof value !== "string" || value.length <= limit || counted(value) <= limit,
     report: (_value, path, sink) =>
       push(sink, path, keyword, `Expected at most ${limit} character${limit === 1 ? "" : "s"}.`),
   };
@@ -321,9 +326,10 @@ export function dependentRequiredPart(
 }
 
 /** `format` when asserted: a string is checked, other values pass. */
-export function formatPart(format: string, accepts: (text: string) => boolean): Part {
+export function formatPart(format: string, accepts: (text: string) => boolean, runtime: Runtime): Part {
   return {
-    check: (value) => typeof value !== "string" || accepts(value),
+    // A scanner reads its string once; `regex` compiles it, at up to about ten nanoseconds a character: a step each.
+    check: (value) => typeof value !== "string" || (charge(runtime, value.length + 1), accepts(value)),
     report: (_value, path, sink) => push(sink, path, "format", `Expected a string in the "${format}" format.`),
   };
 }
@@ -369,11 +375,13 @@ function isJsonText(text: string | undefined): boolean {
  * Draft-07's `contentEncoding: "base64"` and `contentMediaType: "application/json"`,
  * asserted with the formats (that draft lets a validator assert them; 2020-12 makes them annotations).
  */
-export function contentPart(base64: boolean, json: boolean): Part {
+export function contentPart(base64: boolean, json: boolean, runtime: Runtime): Part {
   const decoded = (text: string) => base64 ? base64Text(text) : text;
   return {
     check: (value) => {
       if (typeof value !== "string") return true;
+      // Decoding and parsing take up to about twenty nanoseconds a character.
+      charge(runtime, value.length * 2);
       const text = decoded(value);
       return text !== undefined && (!json || isJsonText(text));
     },

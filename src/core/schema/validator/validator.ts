@@ -16,7 +16,7 @@ import { SchemaRefusal } from "./refusal.ts";
 import { checkSchema } from "./_check.ts";
 import { Compiler } from "./_compile.ts";
 import type { Draft } from "./_keywords.ts";
-import type { Runtime } from "./_node.ts";
+import type { Runtime } from "./_runtime.ts";
 import type { FormatScanners } from "./_format_names.ts";
 import { createRegistry, indexDocument, type Registry, resolveUri, ROOT_BASE } from "./_refs.ts";
 

@@ -1,0 +1,25 @@
+// What one validation counts as it goes: the steps taken against the budget,
+// charged by every part that does work (schema visits, loops, encodings,
+// pattern tests). Its own file so that the leaf schemas and the parts can
+// charge it without importing each other.
+
+import { SchemaBudgetError } from "./budget.ts";
+
+/** The per-validator state a validation updates: the steps taken. */
+export interface Runtime {
+  steps: number;
+  readonly limit: number;
+  readonly label: string;
+}
+
+/**
+ * Charges work to the validation's step budget. A schema visit is a step;
+ * so is each member a loop reads (an item, a key) and each unit of work
+ * that grows with the value (a pattern test, a canonical encoding), so that
+ * a schema repeated over a large value runs out of budget, not of time.
+ *
+ * @throws {SchemaBudgetError} When the budget is spent.
+ */
+export function charge(runtime: Runtime, steps: number): void {
+  if ((runtime.steps += steps) > runtime.limit) throw new SchemaBudgetError(runtime.label, runtime.limit);
+}
