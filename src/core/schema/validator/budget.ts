@@ -18,10 +18,10 @@ export interface ValidatorBudget {
    * validation stops with a {@linkcode SchemaBudgetError}. A leaf schema (a
    * type and its bounds, no subschema) is not counted: it cannot multiply
    * the work, the schema holding it is counted. So is the work that grows
-   * with the value: each item or key a loop reads, two steps a character of
-   * a canonical encoding (`uniqueItems`, `enum` and `const` of composites),
-   * and each pattern test, by its text's length and its engine's
-   * `PatternCost`.
+   * with the value: each item or key a loop reads, each format scan, code
+   * point count and canonical encoding (`uniqueItems`, `enum` and `const` of
+   * composites) by the length it reads, and each pattern test, by its text's
+   * length and its engine's `PatternCost`.
    * Default {@linkcode DEFAULT_VALIDATOR_BUDGET}.stepsPerValue.
    */
   readonly stepsPerValue?: number;
