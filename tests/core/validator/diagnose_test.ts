@@ -166,3 +166,17 @@ Deno.test("draft-07's content keywords are asserted with the formats, and stay a
     assert.equal(annotated.isValid({ doc: "{a:1}", blob: "a%==", both: "?" }), true);
   }
 });
+
+Deno.test("an unevaluatedProperties alone in a subschema reports against what that subschema evaluated", () => {
+  const validator = compileValidator({
+    properties: { a: true },
+    allOf: [{ unevaluatedProperties: false }],
+    unevaluatedProperties: false,
+  });
+  const value = { a: 1, b: 2 };
+  assert.equal(validator.isValid(value), false);
+  assert.deepEqual(boundDiagnostics(validator.diagnose(value)).diagnostics.map((d) => `${d.path} ${d.keyword}`), [
+    "/a unevaluatedProperties",
+    "/b unevaluatedProperties",
+  ]);
+});

@@ -383,8 +383,9 @@ function assemble(
     };
   }
   const all = tail.length === 0 ? parts : [...parts, ...tail];
-  if (all.length === 1) {
+  if (parts.length === 1 && tail.length === 0) {
     // A node is reported only on a value its check refused: with one part, that part refused it, unasked again.
+    // (A part that reads annotations, `unevaluated*`, reports against the node's own; it takes the path below.)
     const only = all[0];
     node.report = (value, path, sink, ev) => {
       step();
