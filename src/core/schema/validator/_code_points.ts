@@ -1,11 +1,14 @@
 // How JSON Schema measures a string: in code points, not UTF-16 units. Its own
 // file because both the keyword parts and the leaf schemas count them.
 
-/** Counting takes about a nanosecond a UTF-16 unit: a validator step for every 16, charged before each count. */
-export const CODE_POINT_UNITS_PER_STEP = 16;
+import { charge, type Runtime } from "./_runtime.ts";
 
-/** The length of a string in code points, as JSON Schema counts it. */
-export function codePoints(text: string): number {
+/** Counting takes about a nanosecond a UTF-16 unit: a validator step for every 16. */
+const UNITS_PER_STEP = 16;
+
+/** The length of a string in code points, as JSON Schema counts it; the count is charged to the validation first. */
+export function codePoints(text: string, runtime: Runtime): number {
+  charge(runtime, text.length / UNITS_PER_STEP);
   let count = text.length;
   for (let i = 0; i < text.length - 1; i++) {
     const code = text.charCodeAt(i);

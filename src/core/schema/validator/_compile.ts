@@ -386,7 +386,7 @@ function assemble(
   if (parts.length === 1 && tail.length === 0) {
     // A node is reported only on a value its check refused: with one part, that part refused it, unasked again.
     // (A part that reads annotations, `unevaluated*`, reports against the node's own; it takes the path below.)
-    const only = all[0];
+    const only = parts[0];
     node.report = (value, path, sink, ev) => {
       step();
       only.report(value, path, sink, ev);

@@ -192,7 +192,7 @@ export function isALabel(label: string): boolean {
   if (points[0] === 0x2d || points[points.length - 1] === 0x2d || (points[2] === 0x2d && points[3] === 0x2d)) {
     return false;
   }
-  if (MARK.test(String.fromCodePoint(points[0]))) return false;
+  if (matches(MARK, points[0])) return false;
   for (let at = 0; at < points.length; at++) {
     const property = propertyOf(points[at]);
     if (property === "DISALLOWED" || (property !== "PVALID" && !inContext(points, at))) return false;

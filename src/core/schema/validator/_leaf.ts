@@ -3,8 +3,8 @@
 // shared function, which the engine can inline, instead of one closure call
 // per child.
 
-import { CODE_POINT_UNITS_PER_STEP, codePoints } from "./_code_points.ts";
-import { charge, type Runtime } from "./_runtime.ts";
+import { codePoints } from "./_code_points.ts";
+import type { Runtime } from "./_runtime.ts";
 import type { CompiledPattern } from "./patterns.ts";
 
 // Keywords a leaf may hold besides its checks: they never affect the verdict.
@@ -65,8 +65,7 @@ export function matchesLeaf(leaf: Leaf, value: unknown): boolean {
       const length = value.length;
       if (length < leaf.fastMin || length > leaf.max) {
         if (length < leaf.min) return false;
-        charge(leaf.runtime, length / CODE_POINT_UNITS_PER_STEP);
-        const points = codePoints(value);
+        const points = codePoints(value, leaf.runtime);
         if (points < leaf.min || points > leaf.max) return false;
       }
       return leaf.pattern === undefined || leaf.pattern.test(value);

@@ -6,7 +6,7 @@ import { appendPointer } from "../../common/_json_pointer.ts";
 import { canonicalJson, canonicalJsonWithin, jsonEqual } from "./_json_equal.ts";
 import { isObject, type Part, push } from "./_node.ts";
 import { charge, type Runtime } from "./_runtime.ts";
-import { CODE_POINT_UNITS_PER_STEP, codePoints } from "./_code_points.ts";
+import { codePoints } from "./_code_points.ts";
 
 /** A canonical encoding takes about two steps a character to build. */
 const CANONICAL_STEPS_PER_CHARACTER = 2;
@@ -183,21 +183,18 @@ function isDecimalMultiple(value: Decimal, divisor: Decimal): boolean {
 
 /** `minLength` and `maxLength`; the UTF-16 length decides without counting when it can. */
 export function lengthPart(keyword: string, limit: number, runtime: Runtime): Part {
-  const counted = (text: string) => {
-    charge(runtime, text.length / CODE_POINT_UNITS_PER_STEP);
-    return codePoints(text);
-  };
   if (keyword === "minLength") {
     const twice = limit * 2;
     return {
       check: (value) =>
-        typeof value !== "string" || value.length >= twice || (value.length >= limit && counted(value) >= limit),
+        typeof value !== "string" || value.length >= twice ||
+        (value.length >= limit && codePoints(value, runtime) >= limit),
       report: (_value, path, sink) =>
         push(sink, path, keyword, `Expected at least ${limit} character${limit === 1 ? "" : "s"}.`),
     };
   }
   return {
-    check: (value) => typeof value !== "string" || value.length <= limit || counted(value) <= limit,
+    check: (value) => typeof value !== "string" || value.length <= limit || codePoints(value, runtime) <= limit,
     report: (_value, path, sink) =>
       push(sink, path, keyword, `Expected at most ${limit} character${limit === 1 ? "" : "s"}.`),
   };
