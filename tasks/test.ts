@@ -144,17 +144,19 @@ for (const step of steps) {
 }
 
 console.log("\n=== summary");
-// Each step's line reads "name: passed in ..."; the one closing line is the plain total that follows.
+// No step line reads like another test runner's closing line (no "passed in 0.5 s", no "ok name"): a log
+// scanner reading the close of this output should find one count, the plain total that ends it.
+const width = Math.max(...results.map(({ name }) => name.length));
 for (const { name, ok, seconds, passed, failed } of results) {
-  const counts = passed + failed > 0 ? ` (${passed} tests passed, ${failed} failed)` : "";
-  console.log(`${name}: ${ok ? "passed" : "FAILED"} in ${seconds.toFixed(1)} s${counts}`);
+  const counts = passed + failed > 0 ? `   ${passed + failed} tests, ${failed} failing` : "";
+  console.log(`${name.padEnd(width)}   ${ok ? "green" : "RED  "}   ${seconds.toFixed(1).padStart(6)} s${counts}`);
 }
-const failedSteps = results.filter((result) => !result.ok).map((result) => result.name);
+const redSteps = results.filter((result) => !result.ok).map((result) => result.name);
 console.log(
-  failedSteps.length === 0
-    ? `all ${results.length} steps passed`
-    : `${failedSteps.length} of ${results.length} steps FAILED: ${failedSteps.join(", ")}`,
+  redSteps.length === 0
+    ? `${results.length} of ${results.length} steps green`
+    : `${redSteps.length} of ${results.length} steps RED: ${redSteps.join(", ")}`,
 );
 const total = (key: "passed" | "failed") => results.reduce((sum, result) => sum + result[key], 0);
 console.log(`tests: ${total("passed")} passed, ${total("failed")} failed`);
-Deno.exit(failedSteps.length === 0 ? 0 : 1);
+Deno.exit(redSteps.length === 0 ? 0 : 1);
