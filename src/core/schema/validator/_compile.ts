@@ -563,6 +563,26 @@ function unevaluatedItemsPart(node: Node, runtime: Runtime): Part {
   };
 }
 
+/** Each declared property's position, in a dictionary with no prototype: `constructor` is no inherited hit. */
+function positions(names: readonly string[]): Record<string, number> {
+  const index: Record<string, number> = Object.create(null);
+  for (let i = 0; i < names.length; i++) index[names[i]] = i;
+  return index;
+}
+
+/**
+ * A key's position among the declared properties, or `undefined`. Values mostly list their keys in the
+ * schema's order: a key that is the declared name after the last one found (`next`) needs no lookup.
+ */
+function positionOf(
+  name: string,
+  names: readonly string[],
+  index: Record<string, number>,
+  next: number,
+): number | undefined {
+  return name === names[next] ? next : index[name];
+}
+
 function propertiesPart(
   names: string[],
   nodes: Node[],
@@ -571,8 +591,7 @@ function propertiesPart(
   additional: Node | undefined,
   runtime: Runtime,
 ): Part {
-  const index: Record<string, number> = Object.create(null);
-  for (let i = 0; i < names.length; i++) index[names[i]] = i;
+  const index = positions(names);
   const checks = nodes.map(checkOf);
   const patternChecks = patternNodes.map(checkOf);
   const inherited = names.map(isInherited);
@@ -582,7 +601,6 @@ function propertiesPart(
   const additionalCheck = additional === undefined ? undefined : checkOf(additional);
   const report: Report = (value, path, sink) => {
     const object = value as Record<string, unknown>;
-    // As the closed check below: keys in the schema's order need no lookup.
     let next = 0;
     for (const name in object) {
       if (sink.out.length >= sink.max) return;
@@ -590,7 +608,7 @@ function propertiesPart(
       // Most properties pass: their pointer is written only for a report.
       let at: string | undefined;
       let matched = false;
-      const i = name === names[next] ? next : index[name];
+      const i = positionOf(name, names, index, next);
       if (i !== undefined) {
         matched = true;
         next = i + 1;
@@ -627,7 +645,7 @@ function propertiesPart(
         let next = 0;
         let read = 0;
         for (const name in value) {
-          const i = name === names[next] ? next : index[name];
+          const i = positionOf(name, names, index, next);
           if (i === undefined) return false;
           next = i + 1;
           read++;
@@ -699,7 +717,7 @@ function objectPart(
   const inherited = names.map(isInherited);
   const mandatory = names.map((name) => required.includes(name));
   const closed = additional === FALSE_NODE;
-  const index = new Map(names.map((name, i) => [name, i]));
+  const index = positions(names);
   const requiredCount = mandatory.filter(Boolean).length;
   const missing = requiredPart(required, runtime);
   const others = propertiesPart(names, nodes, [], [], additional, runtime);
@@ -709,12 +727,10 @@ function objectPart(
         if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
         const object = value as Record<string, unknown>;
         let found = 0;
-        // Arguments mostly list their keys in the schema's order: a key that is the next declared name needs no
-        // lookup, and after a lookup the next key is expected to follow the one found.
         let next = 0;
         let read = 0;
         for (const name in object) {
-          const i = name === names[next] ? next : index.get(name);
+          const i = positionOf(name, names, index, next);
           if (i === undefined) return false;
           next = i + 1;
           read++;
