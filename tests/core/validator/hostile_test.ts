@@ -97,6 +97,45 @@ Deno.test("a schema whose steps multiply under a large node budget ends with Sch
   assert.equal(small.isValid(1), false);
 });
 
+Deno.test("checking a value and diagnosing it spend one step budget, not one each", () => {
+  // Every item passes but the last: the check reads them all before it refuses, and the diagnostics read them again.
+  const schema = { items: { anyOf: [{ type: "string" }, { type: "number" }] } };
+  const value = [...new Array(1_000).fill("a"), true];
+  const fits = (stepsPerValue: number, work: (validator: ReturnType<typeof compileValidator>) => unknown) => {
+    const validator = compileValidator(schema, { budget: { stepsPerValue } });
+    try {
+      work(validator);
+      return true;
+    } catch (error) {
+      if (error instanceof SchemaBudgetError) return false;
+      throw error;
+    }
+  };
+  const smallest = (work: (validator: ReturnType<typeof compileValidator>) => unknown) => {
+    let low = 1;
+    let high = 1_000_000;
+    while (low < high) {
+      const middle = Math.floor((low + high) / 2);
+      if (fits(middle, work)) high = middle;
+      else low = middle + 1;
+    }
+    return high;
+  };
+  const toCheck = smallest((validator) => assert.equal(validator.isValid(value), false));
+  const toDiagnose = smallest((validator) => assert.equal(validator.diagnose(value).length, 1));
+  // The diagnostics walk the items again on top of the check's steps: about twice the check's budget.
+  assert.ok(toDiagnose > toCheck * 1.5, `check ${toCheck} steps, check and diagnostics ${toDiagnose}`);
+  // With the check's budget, the value is refused but cannot be diagnosed: the walk counts on from the check.
+  const validator = compileValidator(schema, { budget: { stepsPerValue: toCheck } });
+  assert.equal(validator.isValid(value), false);
+  assert.throws(() => validator.diagnoseRefused(value), SchemaBudgetError);
+  // The next value starts a fresh count.
+  assert.equal(validator.isValid(["a"]), true);
+  assert.deepEqual(validator.diagnose([true]), [
+    { path: "/0", keyword: "anyOf", message: 'The value matches none of the schemas in "anyOf".' },
+  ]);
+});
+
 Deno.test("a schema 200,000 levels deep is refused as invalid, without a RangeError", () => {
   let schema: Record<string, unknown> = { type: "string" };
   for (let i = 0; i < 200_000; i++) schema = { properties: { a: schema } };

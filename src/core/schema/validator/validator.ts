@@ -63,8 +63,9 @@ export interface CompiledValidator {
    */
   isValid(value: unknown): boolean;
   /**
-   * Walks a value again to say what is wrong with it: at most
-   * `maxDiagnostics`, unsorted (sort and bound them with `boundDiagnostics`).
+   * Checks a value, then walks it again to say what is wrong with it: at
+   * most `maxDiagnostics`, unsorted (sort and bound them with
+   * `boundDiagnostics`). The check and the walk spend one step budget.
    *
    * @param value The value.
    * @returns The diagnostics; empty for a valid value.
@@ -72,11 +73,12 @@ export interface CompiledValidator {
    */
   diagnose(value: unknown): Diagnostic[];
   /**
-   * As `diagnose`, for a value `isValid` has just refused: it is not checked again first.
+   * As `diagnose`, for a value `isValid` has just refused: it is not checked again first, and its steps
+   * count on from that check's, so that checking and diagnosing one value spend one budget between them.
    *
    * @param value The value `isValid` refused; for any other the diagnostics mean nothing.
    * @returns The diagnostics.
-   * @throws {SchemaBudgetError} When the value takes more steps than the budget.
+   * @throws {SchemaBudgetError} When the check and the diagnostics together take more steps than the budget.
    */
   diagnoseRefused(value: unknown): Diagnostic[];
 }
@@ -191,7 +193,7 @@ export function checkValidator(schema: unknown, options: ValidatorOptions = {}):
           return check(value, undefined) ? [] : this.diagnoseRefused(value);
         },
         diagnoseRefused(value: unknown): Diagnostic[] {
-          runtime.steps = 0;
+          // No reset: the check that refused the value and its diagnostics spend one budget between them.
           const sink = { out: [] as Diagnostic[], max: maxDiagnostics };
           root.report(value, "", sink, undefined);
           return sink.out;
