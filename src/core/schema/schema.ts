@@ -255,9 +255,9 @@ function checkDocument(document: unknown, label: string, limits: JsonLimits, rem
  * `u` flag) is validated by `@cfworker/json-schema` (`engine: "fallback"`),
  * which reads malformed keywords leniently; it loads apart from the core
  * the first time a schema needs it, so await `loading` before the first
- * `validate` of such a schema. `$dynamicRef`, and an asserted
- * format neither implements, are refused: the fallback would accept values
- * the schema forbids. Compilation reads no file and no network; the schema
+ * `validate` of such a schema. A `$dynamicRef` in a draft-07 schema, and an
+ * asserted format neither implements, are refused: the fallback would accept
+ * values the schema forbids. Compilation reads no file and no network; the schema
  * given is copied, never changed.
  *
  * @param schema The schema.
@@ -266,8 +266,8 @@ function checkDocument(document: unknown, label: string, limits: JsonLimits, rem
  * @returns The compiled schema.
  * @throws {InvalidSpecError} When the schema or one of its remotes (named by
  * its URI) is too large or deep, not JSON, not a schema, malformed, over the
- * compiled-size budget, has an external reference, uses `$dynamicRef` or
- * asserts a format not implemented; or, for an untrusted
+ * compiled-size budget, has an external reference, uses `$dynamicRef` in
+ * draft-07 or asserts a format not implemented; or, for an untrusted
  * schema (see `patterns`), holds a pattern the engine cannot express or
  * would need the fallback validator.
  *
@@ -360,8 +360,8 @@ export function compileSchema(
     }
     const message = refusal.message.replace(/^Cannot compile the schema/, `Cannot compile the ${label}`);
     // The fallback cannot stand in where it would accept values the schema forbids: a
-    // format asked to be asserted that it ignores, or dynamic references, which it resolves
-    // wrongly (the JSON Schema Test Suite's dynamicRef cases show it).
+    // format asked to be asserted that it ignores, or a dynamic reference (compiled in 2020-12 only), which it
+    // resolves wrongly (the JSON Schema Test Suite's dynamicRef cases show it).
     const unsound = refusal.reason === "format" || refusal.keyword === "$dynamicRef";
     if (refusal.kind === "invalid" || unsound || (untrusted && refusal.reason === "pattern")) {
       throw new InvalidSpecError(message, { path: refusal.pointer });

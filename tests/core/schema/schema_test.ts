@@ -296,9 +296,18 @@ Deno.test("compileSchema() reports a duplicate schema URI of a fallback schema o
   }
 });
 
-Deno.test("compileSchema() refuses $dynamicRef, which the fallback would resolve unsoundly", () => {
+Deno.test("compileSchema() compiles a 2020-12 $dynamicRef; a draft-07 one is refused, as the fallback would resolve it unsoundly", () => {
+  const tree = compileSchema({ $dynamicAnchor: "node", type: "array", items: { $dynamicRef: "#node" } });
+  assert.equal(tree.engine, "compiled");
+  assert.deepEqual(tree.validate([[], [[]]]), { ok: true });
+  assert.equal(tree.validate([[1]]).ok, false);
   assert.throws(
-    () => compileSchema({ $dynamicAnchor: "node", items: { $dynamicRef: "#node" } }),
+    () =>
+      compileSchema({
+        $schema: "http://json-schema.org/draft-07/schema#",
+        $dynamicAnchor: "node",
+        items: { $dynamicRef: "#node" },
+      }),
     (error) => error instanceof InvalidSpecError && /"\$dynamicRef" at \/items\/\$dynamicRef/.test(error.message),
   );
 });

@@ -84,7 +84,12 @@ Deno.test("compileValidator() refuses a schema that is neither an object nor a b
 
 Deno.test("compileValidator() refuses what it does not implement as unsupported, naming keyword and pointer", () => {
   const cases: [unknown, string, string][] = [
-    [{ $dynamicRef: "#x" }, "$dynamicRef", "/$dynamicRef"],
+    // Draft-07 has no dynamic references: the schema was written for another draft.
+    [
+      { $schema: "http://json-schema.org/draft-07/schema#", items: { $dynamicRef: "#x" } },
+      "$dynamicRef",
+      "/items/$dynamicRef",
+    ],
     [{ items: { $recursiveRef: "#" } }, "$recursiveRef", "/items/$recursiveRef"],
     [{ $schema: "http://json-schema.org/draft-04/schema#" }, "$schema", "/$schema"],
     [{ $ref: "https://json-schema.org/draft/2020-12/schema" }, "$ref", "/$ref"],

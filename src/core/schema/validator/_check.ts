@@ -11,7 +11,14 @@ import { SchemaRefusal } from "./refusal.ts";
 import type { PatternEngine } from "./patterns.ts";
 import { type Draft, UNSUPPORTED } from "./_keywords.ts";
 import { jsonDepth } from "./_json_equal.ts";
-import { MAX_SCHEMA_DEPTH, type Registry, resolveReference, tooDeep } from "./_refs.ts";
+import {
+  dynamicCandidates,
+  DynamicTargets,
+  MAX_SCHEMA_DEPTH,
+  type Registry,
+  resolveReference,
+  tooDeep,
+} from "./_refs.ts";
 import { ASSERTED_FORMATS, STANDARD_FORMATS } from "./_format_names.ts";
 
 /** What the check needs besides the schema. */
@@ -90,6 +97,7 @@ class Checker {
   /** Each schema object checked, with its subschemas and `$ref` targets, as the compiler links them. */
   readonly #children = new Map<object, unknown[]>();
   readonly #queue: [Record<string, unknown>, string, string][] = [];
+  readonly #dynamicTargets = new DynamicTargets();
   #count = 0;
   /** Whether a format the validator asserts appears. */
   assertsFormats = false;
@@ -100,10 +108,12 @@ class Checker {
 
   check(schema: unknown, base: string): void {
     this.#node(schema, this.#baseOf(schema, base), "", 0);
-    while (this.#queue.length > 0) {
-      const [object, nodeBase, location] = this.#queue.pop()!;
-      this.#fill(object, nodeBase, location, 0);
-    }
+    do {
+      while (this.#queue.length > 0) {
+        const [object, nodeBase, location] = this.#queue.pop()!;
+        this.#fill(object, nodeBase, location, 0);
+      }
+    } while (this.#dynamicTargets.release());
     const { size, depth } = this.#measure(schema, this.#options.maxNodes);
     if (size > this.#options.maxNodes) {
       throw new SchemaRefusal(
@@ -167,6 +177,7 @@ class Checker {
       );
     }
     if (depth > MAX_SCHEMA_DEPTH) throw tooDeep(location);
+    this.#dynamicTargets.enter(base);
     this.#keywords(schema, location);
     const children = this.#children.get(schema)!;
     const child = (value: unknown, keyword: string) => {
@@ -182,13 +193,16 @@ class Checker {
     this.#arrays(schema, location, child);
     this.#objects(schema, location, child);
     if ("$ref" in schema) this.#ref(children, schema.$ref, base, location);
+    if (draft === "2020-12" && "$dynamicRef" in schema) {
+      this.#ref(children, schema.$dynamicRef, base, location, "$dynamicRef");
+    }
     this.#logic(schema, location, child);
   }
 
   #keywords(schema: Record<string, unknown>, location: string): void {
     const { draft } = this.#options;
     for (const keyword in schema) {
-      if (UNSUPPORTED.has(keyword)) {
+      if (UNSUPPORTED[draft].has(keyword)) {
         throw new SchemaRefusal(
           "unsupported",
           "keyword",
@@ -381,22 +395,22 @@ class Checker {
     }
   }
 
-  #ref(children: unknown[], reference: unknown, base: string, location: string): void {
-    const pointer = `${location}/$ref`;
-    if (typeof reference !== "string") throw malformed("$ref", location, "a string", reference);
+  #ref(children: unknown[], reference: unknown, base: string, location: string, keyword = "$ref"): void {
+    const pointer = `${location}/${keyword}`;
+    if (typeof reference !== "string") throw malformed(keyword, location, "a string", reference);
     const { registry } = this.#options;
     const target = resolveReference(reference, base, registry);
     if (typeof target === "string") {
       throw new SchemaRefusal(
         target === "resource" ? "unsupported" : "invalid",
         "reference",
-        "$ref",
+        keyword,
         pointer,
         target === "resource"
-          ? `Cannot compile the schema as "$ref" at ${pointer} names ${
+          ? `Cannot compile the schema as "${keyword}" at ${pointer} names ${
             JSON.stringify(reference)
           }, a document neither it nor its remotes hold`
-          : `Cannot compile the schema as "$ref" at ${pointer} names ${
+          : `Cannot compile the schema as "${keyword}" at ${pointer} names ${
             JSON.stringify(reference)
           }, which it does not hold`,
       );
@@ -404,6 +418,15 @@ class Checker {
     const targetLocation = isObject(target.schema) ? registry.locations.get(target.schema) ?? reference : reference;
     children.push(target.schema);
     this.#link(target.schema, target.base, targetLocation);
+    // A dynamic reference may land on any schema with a $dynamicAnchor of its name: each is checked as a target too.
+    if (keyword === "$dynamicRef") {
+      for (const [resource, candidate] of dynamicCandidates(reference, base, registry)) {
+        this.#dynamicTargets.wait(resource, () => {
+          children.push(candidate);
+          this.#link(candidate, resource, registry.locations.get(candidate) ?? reference);
+        });
+      }
+    }
   }
 
   #logic(schema: Record<string, unknown>, location: string, child: (value: unknown, keyword: string) => void): void {

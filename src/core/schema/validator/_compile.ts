@@ -26,7 +26,7 @@ import {
   typePart,
   uniqueItemsPart,
 } from "./_parts.ts";
-import { type Registry, resolveReference, type Target } from "./_refs.ts";
+import { dynamicCandidates, DynamicTargets, type Registry, resolveReference, type Target } from "./_refs.ts";
 import type { FormatScanners } from "./_format_names.ts";
 import { leafCheck, matchesLeaf, readLeaf } from "./_leaf.ts";
 
@@ -75,18 +75,25 @@ export class Compiler {
   readonly #options: CompilerOptions;
   readonly #nodes = new Map<object, Node>();
   readonly #queue: [Node, Record<string, unknown>, string, string][] = [];
+  /** Whether a `$dynamicRef` is compiled: only then do schema resources keep the dynamic scope. */
+  readonly #dynamic: boolean;
+  readonly #dynamicTargets = new DynamicTargets();
 
   constructor(options: CompilerOptions) {
     this.#options = options;
+    this.#dynamic = options.draft === "2020-12" &&
+      [...options.registry.bases.keys()].some((schema) => "$dynamicRef" in schema);
   }
 
   /** Compiles the root schema and everything it reaches. */
   compile(schema: unknown, base: string, location: string): Node {
     const root = this.#node(schema, base, location);
-    while (this.#queue.length > 0) {
-      const [node, object, nodeBase, nodeLocation] = this.#queue.pop()!;
-      this.#fill(node, object, nodeBase, nodeLocation);
-    }
+    do {
+      while (this.#queue.length > 0) {
+        const [node, object, nodeBase, nodeLocation] = this.#queue.pop()!;
+        this.#fill(node, object, nodeBase, nodeLocation);
+      }
+    } while (this.#dynamicTargets.release());
     return root;
   }
 
@@ -115,6 +122,7 @@ export class Compiler {
 
   #fill(node: Node, schema: Record<string, unknown>, base: string, location: string): void {
     const { draft, runtime } = this.#options;
+    this.#dynamicTargets.enter(base);
     const child = (value: unknown, keyword: string) => {
       const compiled = this.#node(value, base, `${location}/${keyword}`);
       node.children.push(compiled);
@@ -131,6 +139,7 @@ export class Compiler {
       this.#arrayParts(schema, parts, tail, child);
       this.#objectParts(schema, parts, tail, child);
       if ("$ref" in schema) parts.push(this.#refPart(node, schema.$ref as string, base));
+      if ("$dynamicRef" in schema) parts.push(this.#dynamicRefPart(node, schema.$dynamicRef as string, base));
       this.#logicParts(schema, parts, child);
     }
     assemble(node, parts, tail, runtime, "unevaluatedProperties" in schema, "unevaluatedItems" in schema);
@@ -141,6 +150,9 @@ export class Compiler {
     if (leaf !== undefined) {
       node.leaf = leaf;
       node.check = leafCheck(leaf);
+    } else if (this.#dynamic && this.#options.registry.resources.get(base) === schema) {
+      // An embedded resource, or the root: it is in the dynamic scope while it is evaluated.
+      Object.assign(node, inResource(node, base, runtime.scope));
     }
   }
 
@@ -321,14 +333,52 @@ export class Compiler {
   }
 
   #refPart(node: Node, reference: string, base: string): Part {
+    const target = this.#target(node, reference, base);
+    const part = linkedPart(target.node);
+    // A reference into another resource takes that resource into the dynamic scope, even past its root.
+    return this.#dynamic && target.base !== base ? inResource(part, target.base, this.#options.runtime.scope) : part;
+  }
+
+  /** The node a reference names, linked as a child of `node`, and the base URI of the resource it is in. */
+  #target(node: Node, reference: string, base: string): { readonly node: Node; readonly base: string } {
     const { registry } = this.#options;
     const target = resolveReference(reference, base, registry) as Target;
     const targetLocation = isObject(target.schema) ? registry.locations.get(target.schema) ?? reference : reference;
     const linked = this.#link(target.schema, target.base, targetLocation);
     node.children.push(linked);
+    return { node: linked, base: target.base };
+  }
+
+  /**
+   * A `$dynamicRef`: a `$ref` unless its target is a `$dynamicAnchor` of the fragment's name; then the
+   * `$dynamicAnchor` of that name in the outermost schema resource of the dynamic scope that has one.
+   */
+  #dynamicRefPart(node: Node, reference: string, base: string): Part {
+    const { registry, runtime } = this.#options;
+    const { scope } = runtime;
+    const initial = this.#target(node, reference, base);
+    const fallback = inResource(linkedPart(initial.node), initial.base, scope);
+    const targets = dynamicCandidates(reference, base, registry);
+    if (targets.size === 0) return fallback;
+    // Filled as each target's resource is compiled: one never compiled is never in the scope.
+    const candidates = new Map<string, Part>();
+    for (const [resource, schema] of targets) {
+      this.#dynamicTargets.wait(resource, () => {
+        const linked = this.#link(schema, resource, registry.locations.get(schema) ?? reference);
+        candidates.set(resource, inResource(linkedPart(linked), resource, scope));
+      });
+    }
+    const resolved = (): Part => {
+      charge(runtime, scope.length);
+      for (let i = 0; i < scope.length; i++) {
+        const found = candidates.get(scope[i]);
+        if (found !== undefined) return found;
+      }
+      return fallback;
+    };
     return {
-      check: (value, ev) => linked.check(value, ev),
-      report: (value, path, sink, ev) => linked.report(value, path, sink, ev),
+      check: (value, ev) => resolved().check(value, ev),
+      report: (value, path, sink, ev) => resolved().report(value, path, sink, ev),
     };
   }
 
@@ -402,6 +452,32 @@ function assemble(
     }
   };
   node.ready = true;
+}
+
+/** A part that hands the value to a linked node, which may be compiled later (a recursive reference). */
+function linkedPart(linked: Node): Part {
+  return {
+    check: (value, ev) => linked.check(value, ev),
+    report: (value, path, sink, ev) => linked.report(value, path, sink, ev),
+  };
+}
+
+/** A part that keeps the dynamic scope: the schema resource `uri` is in it while the part checks or reports a value. */
+function inResource(part: Part, uri: string, scope: string[]): Part {
+  const { check, report } = part;
+  return {
+    check: (value, ev) => {
+      scope.push(uri);
+      const verdict = check(value, ev);
+      scope.pop();
+      return verdict;
+    },
+    report: (value, path, sink, ev) => {
+      scope.push(uri);
+      report(value, path, sink, ev);
+      scope.pop();
+    },
+  };
 }
 
 function notAllowed(sink: Sink, path: string, keyword: string, message: string, node: Node, value: unknown): void {

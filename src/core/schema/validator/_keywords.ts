@@ -5,16 +5,16 @@
 export type Draft = "2020-12" | "7";
 
 /**
- * Keywords that mean something but are not implemented, in any draft: the
+ * Keywords that mean something but are not implemented, by draft: the
  * schema is routed to the fallback validator. `$vocabulary` only matters in
- * a meta-schema, which is what a schema using it is.
+ * a meta-schema, which is what a schema using it is; 2019-09's recursive
+ * references belong to a draft not compiled. Draft-07 has no dynamic
+ * references: a draft-07 schema with `$dynamicRef` was written for another draft.
  */
-export const UNSUPPORTED: ReadonlySet<string> = new Set([
-  "$dynamicRef",
-  "$recursiveRef",
-  "$recursiveAnchor",
-  "$vocabulary",
-]);
+export const UNSUPPORTED: Readonly<Record<Draft, ReadonlySet<string>>> = {
+  "2020-12": new Set(["$recursiveRef", "$recursiveAnchor", "$vocabulary"]),
+  "7": new Set(["$dynamicRef", "$recursiveRef", "$recursiveAnchor", "$vocabulary"]),
+};
 
 /** Keywords whose value is one subschema. */
 export const SCHEMA_VALUED: Readonly<Record<Draft, readonly string[]>> = {

@@ -27,6 +27,8 @@ export interface Registry {
   readonly resources: Map<string, unknown>;
   /** Absolute URI with a plain-name fragment → the schema it names. */
   readonly anchors: Map<string, object>;
+  /** Of those, the names a `$dynamicAnchor` gave, which a `$dynamicRef` may be redirected to. */
+  readonly dynamicAnchors: Map<string, object>;
   /** Schema object → its base URI, after its own `$id`. */
   readonly bases: Map<object, string>;
   /** Schema object → where it is, as refusals show it. */
@@ -59,7 +61,13 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** Creates an empty registry. */
 export function createRegistry(): Registry {
-  return { resources: new Map(), anchors: new Map(), bases: new Map(), locations: new Map() };
+  return {
+    resources: new Map(),
+    anchors: new Map(),
+    dynamicAnchors: new Map(),
+    bases: new Map(),
+    locations: new Map(),
+  };
 }
 
 /**
@@ -147,6 +155,7 @@ function walk(
       const anchor = node[keyword];
       if (typeof anchor === "string") {
         claim(registry.anchors, `${own}#${anchor}`, node, `${location}/${keyword}`, keyword, registry);
+        if (keyword === "$dynamicAnchor") registry.dynamicAnchors.set(`${own}#${anchor}`, node);
       }
     }
   }
@@ -214,4 +223,65 @@ export function resolveReference(
     if (isObject(node)) nodeBase = registry.bases.get(node) ?? nodeBase;
   }
   return { schema: node, base: nodeBase };
+}
+
+/**
+ * The `$dynamicAnchor` targets of dynamic references, linked once their
+ * resource is entered. A resource is in the dynamic scope only while
+ * something in it is evaluated, so only a resource that is compiled (reached
+ * through subschemas and references) can lend its anchor; linking the others
+ * would check, and refuse, documents the schema never uses.
+ */
+export class DynamicTargets {
+  readonly #entered = new Set<string>();
+  #waiting: { readonly resource: string; readonly link: () => void }[] = [];
+
+  /** Notes that a schema of the resource `uri` is compiled. */
+  enter(uri: string): void {
+    this.#entered.add(uri);
+  }
+
+  /** Links a target with `link` once its resource is entered. */
+  wait(resource: string, link: () => void): void {
+    this.#waiting.push({ resource, link });
+  }
+
+  /**
+   * Links every waiting target whose resource has been entered.
+   *
+   * @returns Whether any was linked: the caller compiles what they reach, then calls again.
+   */
+  release(): boolean {
+    const ready = this.#waiting.filter(({ resource }) => this.#entered.has(resource));
+    if (ready.length === 0) return false;
+    this.#waiting = this.#waiting.filter(({ resource }) => !this.#entered.has(resource));
+    for (const { link } of ready) link();
+    return true;
+  }
+}
+
+/**
+ * Where a `$dynamicRef` may lead besides its static target: when that target
+ * is a `$dynamicAnchor` of the fragment's name (the reference is
+ * "bookended"), every schema resource's `$dynamicAnchor` of that name, by
+ * the resource's URI; the outermost of those resources in the dynamic scope
+ * wins at validation (Draft 2020-12, section 8.2.3.2). Empty otherwise: the
+ * reference then acts as a `$ref`.
+ *
+ * @param reference The `$dynamicRef` value.
+ * @param base The base URI it is resolved against.
+ * @param registry The indexed documents.
+ * @returns Each candidate's resource URI → the candidate schema.
+ */
+export function dynamicCandidates(reference: string, base: string, registry: Registry): Map<string, object> {
+  const candidates = new Map<string, object>();
+  const full = resolveUri(reference, base);
+  if (full === undefined) return candidates;
+  const [, fragment] = splitFragment(full);
+  if (fragment === "" || fragment.startsWith("/") || !registry.dynamicAnchors.has(full)) return candidates;
+  for (const [uri, schema] of registry.dynamicAnchors) {
+    const [resource, name] = splitFragment(uri);
+    if (name === fragment) candidates.set(resource, schema);
+  }
+  return candidates;
 }

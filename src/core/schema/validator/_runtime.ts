@@ -5,11 +5,17 @@
 
 import { SchemaBudgetError } from "./budget.ts";
 
-/** The per-validator state a validation updates: the steps taken. */
+/** The per-validator state a validation updates: the steps taken, and the dynamic scope. */
 export interface Runtime {
   steps: number;
   readonly limit: number;
   readonly label: string;
+  /**
+   * The URIs of the schema resources the validation is in, outermost first:
+   * where a `$dynamicRef` looks for its `$dynamicAnchor`. Kept only for a
+   * schema that has a `$dynamicRef`.
+   */
+  readonly scope: string[];
 }
 
 /**

@@ -176,6 +176,7 @@ export function checkValidator(schema: unknown, options: ValidatorOptions = {}):
         steps: 0,
         limit: options.budget?.stepsPerValue ?? DEFAULT_VALIDATOR_BUDGET.stepsPerValue,
         label: options.label ?? "schema",
+        scope: [],
       };
       const compiler = new Compiler({ draft: known, registry, patterns, assertFormats, scanners, runtime });
       const root = compiler.compile(schema, registry.bases.get(schema as object) ?? ROOT_BASE, "");
@@ -185,10 +186,13 @@ export function checkValidator(schema: unknown, options: ValidatorOptions = {}):
         draft: known,
         isValid(value: unknown): boolean {
           runtime.steps = 0;
+          // A validation stopped over budget may have left resources in the scope.
+          runtime.scope.length = 0;
           return check(value, undefined);
         },
         diagnose(value: unknown): Diagnostic[] {
           runtime.steps = 0;
+          runtime.scope.length = 0;
           // A node reports only what its check refused.
           return check(value, undefined) ? [] : this.diagnoseRefused(value);
         },
