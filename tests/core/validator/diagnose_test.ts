@@ -63,6 +63,32 @@ Deno.test("diagnose() reports unevaluatedProperties and a false schema", () => {
   ]);
 });
 
+Deno.test("diagnose() does not call a property or item unevaluated when a failing subschema it belongs to says why", () => {
+  // A failed subschema gives no annotations: "a" looks unevaluated, but what is wrong is its type.
+  const properties = compileValidator({
+    allOf: [{ properties: { a: { type: "string" } } }],
+    unevaluatedProperties: false,
+  });
+  assert.deepEqual(boundDiagnostics(properties.diagnose({ a: 1, b: 2 })).diagnostics, [
+    { path: "/a", keyword: "type", message: "Expected a string but received an integer." },
+    { path: "/b", keyword: "unevaluatedProperties", message: 'Property "b" is not allowed.' },
+  ]);
+  // Through a reference, with the failure deeper down.
+  const nested = compileValidator({
+    $ref: "#/$defs/box",
+    unevaluatedProperties: false,
+    $defs: { box: { properties: { inner: { properties: { n: { type: "number" } } } } } },
+  });
+  assert.deepEqual(nested.diagnose({ inner: { n: "x" } }), [
+    { path: "/inner/n", keyword: "type", message: "Expected a number but received a string." },
+  ]);
+  const items = compileValidator({ allOf: [{ prefixItems: [{ type: "string" }] }], unevaluatedItems: false });
+  assert.deepEqual(boundDiagnostics(items.diagnose([1, 2])).diagnostics, [
+    { path: "/0", keyword: "type", message: "Expected a string but received an integer." },
+    { path: "/1", keyword: "unevaluatedItems", message: "This item is not allowed." },
+  ]);
+});
+
 Deno.test("diagnose() reports anyOf, oneOf, not, const and pattern failures on the value", () => {
   const validator = compileValidator({
     properties: {

@@ -480,6 +480,18 @@ function inResource(part: Part, uri: string, scope: string[]): Part {
   };
 }
 
+/**
+ * Whether a diagnostic is already at `pointer` or below it. A subschema that failed gives no annotations, so a
+ * property it declared looks unevaluated to `unevaluatedProperties`; said to be "not allowed" beside what is really
+ * wrong inside it, a model would drop a property the schema wants. The value is refused either way.
+ */
+function diagnosedWithin(sink: Sink, pointer: string): boolean {
+  for (const { path } of sink.out) {
+    if (path === pointer || (path.startsWith(pointer) && path.charCodeAt(pointer.length) === 0x2f)) return true;
+  }
+  return false;
+}
+
 function notAllowed(sink: Sink, path: string, keyword: string, message: string, node: Node, value: unknown): void {
   // A false subschema says why plainly; anything else reports its own failures.
   if (node.check === FALSE_NODE.check) push(sink, path, keyword, message);
@@ -623,16 +635,11 @@ function unevaluatedItemsPart(node: Node, runtime: Runtime): Part {
     report: (value, path, sink, ev) => {
       const items = value as unknown[];
       charge(runtime, items.length);
-      for (let i = 0; i < items.length; i++) {
-        if (unevaluated(ev, i) && !node.check(items[i], undefined)) {
-          notAllowed(
-            sink,
-            `${path}/${i}`,
-            "unevaluatedItems",
-            "This item is not allowed.",
-            node,
-            items[i],
-          );
+      for (let i = 0; i < items.length && sink.out.length < sink.max; i++) {
+        if (!unevaluated(ev, i) || node.check(items[i], undefined)) continue;
+        const at = `${path}/${i}`;
+        if (!diagnosedWithin(sink, at)) {
+          notAllowed(sink, at, "unevaluatedItems", "This item is not allowed.", node, items[i]);
         }
       }
     },
@@ -861,16 +868,12 @@ function unevaluatedPropertiesPart(node: Node, runtime: Runtime): Part {
       if (ev?.allProps) return;
       const object = value as Record<string, unknown>;
       for (const name in object) {
+        if (sink.out.length >= sink.max) return;
         charge(runtime, 1);
         if (ev?.props.has(name) || node.check(object[name], undefined)) continue;
-        notAllowed(
-          sink,
-          appendPointer(path, name),
-          "unevaluatedProperties",
-          `Property "${name}" is not allowed.`,
-          node,
-          object[name],
-        );
+        const at = appendPointer(path, name);
+        if (diagnosedWithin(sink, at)) continue;
+        notAllowed(sink, at, "unevaluatedProperties", `Property "${name}" is not allowed.`, node, object[name]);
       }
     },
   };
