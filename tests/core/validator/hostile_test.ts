@@ -136,6 +136,51 @@ Deno.test("checking a value and diagnosing it spend one step budget, not one eac
   ]);
 });
 
+Deno.test("a recursive schema whose references outrun the call stack ends with SchemaBudgetError, not a RangeError", () => {
+  // 490 schemas of allOf/$ref, within the reference-depth bound, applied again at each level of the value.
+  const defs: Record<string, unknown> = {};
+  for (let i = 0; i < 245; i++) defs[`a${i}`] = { allOf: [{ $ref: `#/$defs/a${i + 1}` }] };
+  defs.a245 = { type: "object", properties: { x: { $ref: "#/$defs/a0" } } };
+  const validator = compileValidator({ $defs: defs, $ref: "#/$defs/a0" });
+  let value: Record<string, unknown> = {};
+  for (let level = 0; level < 200; level++) value = { x: value };
+  for (const run of [() => validator.isValid(value), () => validator.diagnose(value)]) {
+    assert.throws(run, (error: unknown) => {
+      assert.ok(error instanceof SchemaBudgetError);
+      assert.match(
+        error.message,
+        /took its evaluation deeper than the call stack allows: the schema's cost multiplies$/,
+      );
+      return true;
+    });
+  }
+  // The validator is still of use.
+  assert.equal(validator.isValid({ x: { x: {} } }), true);
+  assert.equal(validator.isValid({ x: 1 }), false);
+});
+
+Deno.test("a schema that applies itself again to the same value is refused as invalid, naming where", () => {
+  const loops: [unknown, string][] = [
+    [{ $ref: "#" }, "the root"],
+    [
+      { $defs: { a: { allOf: [{ $ref: "#/$defs/b" }] }, b: { anyOf: [{ $ref: "#/$defs/a" }] } }, $ref: "#/$defs/a" },
+      "/$defs/",
+    ],
+    [{ $dynamicAnchor: "node", not: { $dynamicRef: "#node" } }, "the root"],
+    [{ if: { $ref: "#" } }, "the root"],
+  ];
+  for (const [schema, where] of loops) {
+    const error = refusal(() => compileValidator(schema));
+    assert.equal(error.kind, "invalid", error.message);
+    assert.ok(error.message.includes(`the schema at ${where}`), error.message);
+    assert.match(error.message, /applies itself again to the same value.*would never end$/);
+  }
+  // Recursion through a part of the value is not a loop: each level reads deeper.
+  const tree = compileValidator({ type: "object", properties: { child: { $ref: "#" } } });
+  assert.equal(tree.isValid({ child: { child: {} } }), true);
+  assert.equal(tree.isValid({ child: { child: 1 } }), false);
+});
+
 Deno.test("a schema 200,000 levels deep is refused as invalid, without a RangeError", () => {
   let schema: Record<string, unknown> = { type: "string" };
   for (let i = 0; i < 200_000; i++) schema = { properties: { a: schema } };

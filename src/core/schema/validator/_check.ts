@@ -36,6 +36,9 @@ export interface CheckOptions {
 // this bound keeps the stack well within the engine's limit.
 const MAX_REFERENCE_DEPTH = 500;
 
+/** Keywords whose subschemas apply to the value itself, not to a part of it. */
+const IN_PLACE = new Set(["allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies"]);
+
 /** The refusal for a keyword whose value is not what the keyword takes. */
 function malformed(
   keyword: string,
@@ -96,6 +99,8 @@ class Checker {
   readonly #options: CheckOptions;
   /** Each schema object checked, with its subschemas and `$ref` targets, as the compiler links them. */
   readonly #children = new Map<object, unknown[]>();
+  /** Of those, the ones applied to the same value (`allOf`, `$ref`, ...), not to a part of it. */
+  readonly #inPlace = new Map<object, unknown[]>();
   readonly #queue: [Record<string, unknown>, string, string][] = [];
   readonly #dynamicTargets = new DynamicTargets();
   #count = 0;
@@ -114,6 +119,7 @@ class Checker {
         this.#fill(object, nodeBase, location, 0);
       }
     } while (this.#dynamicTargets.release());
+    this.#refuseLoops();
     const { size, depth } = this.#measure(schema, this.#options.maxNodes);
     if (size > this.#options.maxNodes) {
       throw new SchemaRefusal(
@@ -180,21 +186,24 @@ class Checker {
     this.#dynamicTargets.enter(base);
     this.#keywords(schema, location);
     const children = this.#children.get(schema)!;
+    const inPlace: unknown[] = [];
+    this.#inPlace.set(schema, inPlace);
     const child = (value: unknown, keyword: string) => {
       children.push(value);
+      if (IN_PLACE.has(keyword.split("/", 1)[0])) inPlace.push(value);
       this.#node(value, base, `${location}/${keyword}`, depth + 1);
     };
     if (draft === "7" && "$ref" in schema) {
       // Draft-07: `$ref` alone applies; its siblings are ignored.
-      this.#ref(children, schema.$ref, base, location);
+      this.#ref(schema, schema.$ref, base, location);
       return;
     }
     this.#values(schema, location);
     this.#arrays(schema, location, child);
     this.#objects(schema, location, child);
-    if ("$ref" in schema) this.#ref(children, schema.$ref, base, location);
+    if ("$ref" in schema) this.#ref(schema, schema.$ref, base, location);
     if (draft === "2020-12" && "$dynamicRef" in schema) {
-      this.#ref(children, schema.$dynamicRef, base, location, "$dynamicRef");
+      this.#ref(schema, schema.$dynamicRef, base, location, "$dynamicRef");
     }
     this.#logic(schema, location, child);
   }
@@ -395,7 +404,8 @@ class Checker {
     }
   }
 
-  #ref(children: unknown[], reference: unknown, base: string, location: string, keyword = "$ref"): void {
+  /** A reference of `schema`: its target is applied to the same value. */
+  #ref(schema: object, reference: unknown, base: string, location: string, keyword = "$ref"): void {
     const pointer = `${location}/${keyword}`;
     if (typeof reference !== "string") throw malformed(keyword, location, "a string", reference);
     const { registry } = this.#options;
@@ -416,13 +426,17 @@ class Checker {
       );
     }
     const targetLocation = isObject(target.schema) ? registry.locations.get(target.schema) ?? reference : reference;
-    children.push(target.schema);
+    const applies = (to: unknown) => {
+      this.#children.get(schema)!.push(to);
+      this.#inPlace.get(schema)!.push(to);
+    };
+    applies(target.schema);
     this.#link(target.schema, target.base, targetLocation);
     // A dynamic reference may land on any schema with a $dynamicAnchor of its name: each is checked as a target too.
     if (keyword === "$dynamicRef") {
       for (const [resource, candidate] of dynamicCandidates(reference, base, registry)) {
         this.#dynamicTargets.wait(resource, () => {
-          children.push(candidate);
+          applies(candidate);
           this.#link(candidate, resource, registry.locations.get(candidate) ?? reference);
         });
       }
@@ -449,6 +463,46 @@ class Checker {
    * without recursion and stopped past `cap`, so an exponential expansion
    * costs no more than `cap`.
    */
+  /**
+   * Refuses schemas that apply themselves to the same value again, through
+   * references and in-place keywords only (`{ "$ref": "#" }`, two `allOf`s
+   * naming each other): validating any value would never end.
+   */
+  #refuseLoops(): void {
+    const done = new Set<unknown>();
+    const open = new Set<unknown>();
+    for (const start of this.#inPlace.keys()) {
+      if (done.has(start)) continue;
+      const stack: [unknown, number][] = [[start, 0]];
+      open.add(start);
+      while (stack.length > 0) {
+        const top = stack[stack.length - 1];
+        const next = (isObject(top[0]) ? this.#inPlace.get(top[0]) : undefined) ?? [];
+        if (top[1] === next.length) {
+          open.delete(top[0]);
+          done.add(top[0]);
+          stack.pop();
+          continue;
+        }
+        const target = next[top[1]++];
+        if (open.has(target)) {
+          const at = (isObject(target) ? this.#options.registry.locations.get(target) : undefined) || "the root";
+          throw new SchemaRefusal(
+            "invalid",
+            "reference",
+            "$ref",
+            isObject(target) ? this.#options.registry.locations.get(target) ?? "" : "",
+            `Cannot compile the schema as the schema at ${at} applies itself again to the same value, through references and in-place keywords only: validating any value would never end`,
+          );
+        }
+        if (!done.has(target)) {
+          open.add(target);
+          stack.push([target, 0]);
+        }
+      }
+    }
+  }
+
   #measure(root: unknown, cap: number): { size: number; depth: number } {
     const childrenOf = (node: unknown) => (isObject(node) ? this.#children.get(node) : undefined) ?? [];
     const sizes = new Map<unknown, number>();

@@ -35,7 +35,9 @@ export const DEFAULT_VALIDATOR_BUDGET: Required<ValidatorBudget> = Object.freeze
 
 /**
  * Thrown by `isValid` and `diagnose` when validating one value takes more
- * steps than the budget allows. The schema is to blame, not the value: a
+ * steps than the budget allows, or nests its evaluation deeper than the
+ * call stack allows (a long chain of references, applied again at each
+ * level of a nested value). The schema is to blame, not the value: a
  * bounded value (the caller's limits) only exceeds the budget under a schema
  * whose cost multiplies, so the caller should stop trusting the schema.
  *
@@ -58,11 +60,14 @@ export class SchemaBudgetError extends RangeError {
    * Builds the error.
    *
    * @param label Names the schema in the message.
-   * @param steps The step budget exceeded.
+   * @param steps The step budget, exceeded unless `spent` says the stack ran out first.
+   * @param spent What ran out: the steps (the default) or the call stack.
    */
-  constructor(label: string, steps: number) {
+  constructor(label: string, steps: number, spent: "steps" | "stack" = "steps") {
     super(
-      `Cannot validate against the ${label} as one value took more than ${steps} steps: the schema's cost multiplies`,
+      `Cannot validate against the ${label} as one value took ${
+        spent === "steps" ? `more than ${steps} steps` : "its evaluation deeper than the call stack allows"
+      }: the schema's cost multiplies`,
     );
     this.name = "SchemaBudgetError";
     this.steps = steps;

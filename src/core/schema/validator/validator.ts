@@ -10,7 +10,7 @@
  */
 
 import type { Diagnostic } from "../../common/diagnostics.ts";
-import { DEFAULT_VALIDATOR_BUDGET, type ValidatorBudget } from "./budget.ts";
+import { DEFAULT_VALIDATOR_BUDGET, SchemaBudgetError, type ValidatorBudget } from "./budget.ts";
 import { nativePatterns, type PatternEngine } from "./patterns.ts";
 import { SchemaRefusal } from "./refusal.ts";
 import { checkSchema } from "./_check.ts";
@@ -186,25 +186,41 @@ export function checkValidator(schema: unknown, options: ValidatorOptions = {}):
         draft: known,
         isValid(value: unknown): boolean {
           runtime.steps = 0;
-          // A validation stopped over budget may have left resources in the scope.
-          runtime.scope.length = 0;
-          return check(value, undefined);
+          // A validation stopped over budget may have left resources in the scope. (Setting the length is not free.)
+          if (runtime.scope.length !== 0) runtime.scope.length = 0;
+          try {
+            return check(value, undefined);
+          } catch (error) {
+            throw withinBudget(error, runtime);
+          }
         },
         diagnose(value: unknown): Diagnostic[] {
-          runtime.steps = 0;
-          runtime.scope.length = 0;
           // A node reports only what its check refused.
-          return check(value, undefined) ? [] : this.diagnoseRefused(value);
+          return this.isValid(value) ? [] : this.diagnoseRefused(value);
         },
         diagnoseRefused(value: unknown): Diagnostic[] {
           // No reset: the check that refused the value and its diagnostics spend one budget between them.
           const sink = { out: [] as Diagnostic[], max: maxDiagnostics };
-          root.report(value, "", sink, undefined);
+          try {
+            root.report(value, "", sink, undefined);
+          } catch (error) {
+            throw withinBudget(error, runtime);
+          }
           return sink.out;
         },
       };
     },
   };
+}
+
+/**
+ * What a validation throws: a stack overflow is the schema's cost too. References are bounded in length at
+ * compile, but a recursive schema applies them again at each level of a nested value.
+ */
+function withinBudget(error: unknown, runtime: Runtime): unknown {
+  return error instanceof RangeError && !(error instanceof SchemaBudgetError)
+    ? new SchemaBudgetError(runtime.label, runtime.limit, "stack")
+    : error;
 }
 
 /** Indexes the schema and its remotes: their resources, anchors, base URIs and locations. */
