@@ -40,6 +40,8 @@ export function compileFallback(
     try {
       result = validator.validate(value);
     } catch (error) {
+      // A stack overflow is the schema's fault, for the caller to report so.
+      if (error instanceof RangeError) throw error;
       // cfworker throws on a reference it cannot resolve at validation time.
       const message = error instanceof Error ? error.message : String(error);
       return { ok: false, diagnostics: [{ path: "", keyword: "$ref", message }], omitted: 0 };

@@ -12,7 +12,7 @@ import { InvalidSpecError } from "../common/errors.ts";
 import { checkJsonValue, DEFAULT_LIMITS, type JsonLimits } from "../common/limits.ts";
 import { appendPointer } from "../common/_json_pointer.ts";
 import { messageOfThrown } from "../common/_describe_thrown.ts";
-import type { ValidatorBudget } from "./validator/budget.ts";
+import { SchemaBudgetError, type ValidatorBudget } from "./validator/budget.ts";
 import { nativePatterns, type PatternEngine } from "./validator/patterns.ts";
 import { SchemaRefusal } from "./validator/refusal.ts";
 import { type CheckedValidator, checkValidator, type CompiledValidator } from "./validator/validator.ts";
@@ -427,12 +427,21 @@ function fallback(
   assertFormats: boolean,
 ): CompiledSchema {
   return builtApart(label, draft, "fallback", own, FALLBACK, "the fallback validator it needs has", (compile) => {
+    let validate: (value: unknown) => SchemaValidation;
     try {
-      return compile(own, draft, remotes, assertFormats);
+      validate = compile(own, draft, remotes, assertFormats);
     } catch (error) {
       // What cfworker finds only as it reads the schema (a duplicate schema URI) is found now: the schema is at fault.
       throw new InvalidSpecError(`Cannot compile the ${label}: ${messageOfThrown(error)}`, { path: "" });
     }
+    return (value) => {
+      try {
+        return validate(value);
+      } catch (error) {
+        // A schema that applies itself again to the same value overflows the stack: the schema is at fault.
+        throw error instanceof RangeError ? new SchemaBudgetError(label, 0, "stack") : error;
+      }
+    };
   });
 }
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { defineJsonTool, InvalidSpecError, type JsonSchema } from "../../../mod.ts";
-import { compileSchema, draftOf, linearPatterns, type PatternEngine } from "../../../dyn.ts";
+import { compileSchema, draftOf, linearPatterns, type PatternEngine, SchemaBudgetError } from "../../../dyn.ts";
 
 function paths(schema: JsonSchema, value: unknown): string[] {
   const result = compileSchema(schema).validate(value);
@@ -310,6 +310,19 @@ Deno.test("compileSchema() compiles a 2020-12 $dynamicRef; a draft-07 one is ref
       }),
     (error) => error instanceof InvalidSpecError && /"\$dynamicRef" at \/items\/\$dynamicRef/.test(error.message),
   );
+});
+
+Deno.test("a fallback schema that applies itself again to the same value fails as a costly schema, not as the value's fault", async () => {
+  const looping = compileSchema({ $schema: "http://json-schema.org/draft-04/schema#", $ref: "#" });
+  assert.equal(looping.engine, "fallback");
+  await looping.loading;
+  assert.throws(() => looping.validate(1), (error: unknown) => {
+    assert.ok(error instanceof SchemaBudgetError);
+    assert.match(error.message, /deeper than the call stack allows/);
+    return true;
+  });
+  // The compiled validator refuses such a schema at once.
+  assert.throws(() => compileSchema({ $ref: "#" }), InvalidSpecError);
 });
 
 Deno.test("compileSchema() treats format as an annotation unless asked to assert it, on either path", async () => {
