@@ -25,6 +25,15 @@ for (const levels of [20, 30]) {
   });
 }
 
+Deno.test("connecting to a server with sixty 24 KB schemas yields to the event loop while it defines them", async () => {
+  const { result: connection, gapMs } = await largestGap(() => connectFixture("wide-schemas"));
+  await using _closed = connection;
+  console.log(`wide-schemas: ${connection.tools.length} tools, largest event-loop gap ${gapMs.toFixed(1)} ms`);
+  assert.equal(connection.tools.length, 60);
+  assert.deepEqual(connection.warnings, []);
+  assert.ok(gapMs < MAX_GAP_MS, `the event loop was blocked for ${gapMs} ms`);
+});
+
 Deno.test("connecting leaves out a server tool whose pattern the linear-time engine cannot express, naming the pattern", async () => {
   await using connection = await connectFixture("backreference");
   assert.deepEqual(connection.tools.map((tool) => tool.toolName), []);

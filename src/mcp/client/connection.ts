@@ -349,6 +349,8 @@ class McpServerTool implements McpTool {
 type CallTool = (tool: McpServerTool, input: unknown, ctx: ToolContext) => Promise<ExecutionEvent>;
 
 const CONNECTION_TOKEN = Symbol("McpServerConnection");
+/** The longest the definition of listed tools holds the event loop before it yields, in milliseconds. */
+const BUILD_SLICE_MS = 10;
 let openConnection: (connection: McpServerConnection, timeoutMs: number) => Promise<void>;
 
 /**
@@ -629,7 +631,7 @@ export class McpServerConnection implements AsyncDisposable {
   async #refreshOnce(): Promise<McpToolsChange> {
     let next: BuiltList;
     try {
-      next = this.#build(await this.#listAll({ timeout: this.#callTimeoutMs }));
+      next = await this.#build(await this.#listAll({ timeout: this.#callTimeoutMs }));
     } catch (error) {
       return { added: [], removed: [], changed: [], error: error instanceof Error ? error : new Error(String(error)) };
     }
@@ -790,12 +792,19 @@ export class McpServerConnection implements AsyncDisposable {
    * that get the same name, and leaves out, with a warning, a tool whose
    * spec or schema cannot be used.
    */
-  #build({ tools, warnings: listWarnings }: Listed): BuiltList {
+  async #build({ tools, warnings: listWarnings }: Listed, signal?: AbortSignal): Promise<BuiltList> {
     const built = new Map<string, Built>();
     const warnings = [...listWarnings];
     const owners = new Map<string, string>();
     const overrides = this.#options.tools;
+    let slice = performance.now();
     for (const tool of tools) {
+      // Checking a large schema takes tens of milliseconds: between tools, the host's other work gets its turn.
+      if (performance.now() - slice > BUILD_SLICE_MS) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        signal?.throwIfAborted();
+        slice = performance.now();
+      }
       if (tool.name === "") {
         warnings.push({ tool: tool.name, message: "Left out a tool with an empty name" });
         continue;
@@ -1172,7 +1181,10 @@ export class McpServerConnection implements AsyncDisposable {
       phase = "list";
       // A server that does not declare tools has none to list.
       if (client.getServerCapabilities()?.tools) {
-        const listed = this.#build(await this.#listAll({ signal: deadline.signal, timeout: NO_SDK_TIMEOUT }));
+        const listed = await this.#build(
+          await this.#listAll({ signal: deadline.signal, timeout: NO_SDK_TIMEOUT }),
+          deadline.signal,
+        );
         this.#tools = listed.tools;
         this.#warnings = listed.warnings;
       }

@@ -103,6 +103,12 @@ class Checker {
   readonly #inPlace = new Map<object, unknown[]>();
   readonly #queue: [Record<string, unknown>, string, string][] = [];
   readonly #dynamicTargets = new DynamicTargets();
+  /**
+   * For each `$dynamicAnchor` name a dynamic reference uses, one node that stands for "that anchor, wherever the
+   * scope finds it", whose children are every schema of that name: each reference links to it, so many references
+   * to many anchors cost their sum, not their product.
+   */
+  readonly #dynamicAnchors = new Map<string, object>();
   #count = 0;
   /** Whether a format the validator asserts appears. */
   assertsFormats = false;
@@ -433,14 +439,29 @@ class Checker {
     applies(target.schema);
     this.#link(target.schema, target.base, targetLocation);
     // A dynamic reference may land on any schema with a $dynamicAnchor of its name: each is checked as a target too.
-    if (keyword === "$dynamicRef") {
-      for (const [resource, candidate] of dynamicCandidates(reference, base, registry)) {
-        this.#dynamicTargets.wait(resource, () => {
-          applies(candidate);
-          this.#link(candidate, resource, registry.locations.get(candidate) ?? reference);
-        });
-      }
+    const dynamic = keyword === "$dynamicRef" ? dynamicCandidates(reference, base, registry) : undefined;
+    if (dynamic !== undefined) applies(this.#dynamicAnchor(dynamic.name, dynamic.targets));
+  }
+
+  /** The node that stands for the `$dynamicAnchor` `name` wherever the dynamic scope finds it. */
+  #dynamicAnchor(name: string, targets: ReadonlyMap<string, object>): object {
+    const known = this.#dynamicAnchors.get(name);
+    if (known !== undefined) return known;
+    const node = {};
+    this.#dynamicAnchors.set(name, node);
+    const children: unknown[] = [];
+    const inPlace: unknown[] = [];
+    this.#children.set(node, children);
+    this.#inPlace.set(node, inPlace);
+    const { registry } = this.#options;
+    for (const [resource, target] of targets) {
+      this.#dynamicTargets.wait(resource, () => {
+        children.push(target);
+        inPlace.push(target);
+        this.#link(target, resource, registry.locations.get(target) ?? `${resource}#${name}`);
+      });
     }
+    return node;
   }
 
   #logic(schema: Record<string, unknown>, location: string, child: (value: unknown, keyword: string) => void): void {
@@ -486,12 +507,15 @@ class Checker {
         }
         const target = next[top[1]++];
         if (open.has(target)) {
-          const at = (isObject(target) ? this.#options.registry.locations.get(target) : undefined) || "the root";
+          // A dynamic anchor's node is no schema of its own: the schema that refers to it is named.
+          const culprit = this.#options.registry.locations.get(target as object) ??
+            this.#options.registry.locations.get(top[0] as object) ?? "";
+          const at = culprit || "the root";
           throw new SchemaRefusal(
             "invalid",
             "reference",
             "$ref",
-            isObject(target) ? this.#options.registry.locations.get(target) ?? "" : "",
+            culprit,
             `Cannot compile the schema as the schema at ${at} applies itself again to the same value, through references and in-place keywords only: validating any value would never end`,
           );
         }

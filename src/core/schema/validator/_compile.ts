@@ -78,6 +78,8 @@ export class Compiler {
   /** Whether a `$dynamicRef` is compiled: only then do schema resources keep the dynamic scope. */
   readonly #dynamic: boolean;
   readonly #dynamicTargets = new DynamicTargets();
+  /** For each `$dynamicAnchor` name a dynamic reference uses, its schemas by resource, shared by every such reference. */
+  readonly #dynamicAnchors = new Map<string, Map<string, Part>>();
 
   constructor(options: CompilerOptions) {
     this.#options = options;
@@ -350,6 +352,25 @@ export class Compiler {
   }
 
   /**
+   * The schemas of the `$dynamicAnchor` `name`, by resource: filled as each one's resource is compiled, since a
+   * resource never compiled is never in the scope.
+   */
+  #dynamicAnchor(name: string, targets: ReadonlyMap<string, object>): ReadonlyMap<string, Part> {
+    const known = this.#dynamicAnchors.get(name);
+    if (known !== undefined) return known;
+    const candidates = new Map<string, Part>();
+    this.#dynamicAnchors.set(name, candidates);
+    const { registry, runtime } = this.#options;
+    for (const [resource, schema] of targets) {
+      this.#dynamicTargets.wait(resource, () => {
+        const linked = this.#link(schema, resource, registry.locations.get(schema) ?? `${resource}#${name}`);
+        candidates.set(resource, inResource(linkedPart(linked), resource, runtime.scope));
+      });
+    }
+    return candidates;
+  }
+
+  /**
    * A `$dynamicRef`: a `$ref` unless its target is a `$dynamicAnchor` of the fragment's name; then the
    * `$dynamicAnchor` of that name in the outermost schema resource of the dynamic scope that has one.
    */
@@ -358,16 +379,9 @@ export class Compiler {
     const { scope } = runtime;
     const initial = this.#target(node, reference, base);
     const fallback = inResource(linkedPart(initial.node), initial.base, scope);
-    const targets = dynamicCandidates(reference, base, registry);
-    if (targets.size === 0) return fallback;
-    // Filled as each target's resource is compiled: one never compiled is never in the scope.
-    const candidates = new Map<string, Part>();
-    for (const [resource, schema] of targets) {
-      this.#dynamicTargets.wait(resource, () => {
-        const linked = this.#link(schema, resource, registry.locations.get(schema) ?? reference);
-        candidates.set(resource, inResource(linkedPart(linked), resource, scope));
-      });
-    }
+    const dynamic = dynamicCandidates(reference, base, registry);
+    if (dynamic === undefined) return fallback;
+    const candidates = this.#dynamicAnchor(dynamic.name, dynamic.targets);
     const resolved = (): Part => {
       charge(runtime, scope.length);
       for (let i = 0; i < scope.length; i++) {

@@ -27,8 +27,8 @@ export interface Registry {
   readonly resources: Map<string, unknown>;
   /** Absolute URI with a plain-name fragment → the schema it names. */
   readonly anchors: Map<string, object>;
-  /** Of those, the names a `$dynamicAnchor` gave, which a `$dynamicRef` may be redirected to. */
-  readonly dynamicAnchors: Map<string, object>;
+  /** The schemas a `$dynamicAnchor` names, which a `$dynamicRef` may be redirected to: name → resource URI → schema. */
+  readonly dynamicAnchors: Map<string, Map<string, object>>;
   /** Schema object → its base URI, after its own `$id`. */
   readonly bases: Map<object, string>;
   /** Schema object → where it is, as refusals show it. */
@@ -155,7 +155,10 @@ function walk(
       const anchor = node[keyword];
       if (typeof anchor === "string") {
         claim(registry.anchors, `${own}#${anchor}`, node, `${location}/${keyword}`, keyword, registry);
-        if (keyword === "$dynamicAnchor") registry.dynamicAnchors.set(`${own}#${anchor}`, node);
+        if (keyword === "$dynamicAnchor") {
+          const named = registry.dynamicAnchors.get(anchor) ?? new Map<string, object>();
+          registry.dynamicAnchors.set(anchor, named.set(own, node));
+        }
       }
     }
   }
@@ -234,16 +237,21 @@ export function resolveReference(
  */
 export class DynamicTargets {
   readonly #entered = new Set<string>();
-  #waiting: { readonly resource: string; readonly link: () => void }[] = [];
+  readonly #waiting = new Map<string, (() => void)[]>();
+  #ready: (() => void)[] = [];
 
   /** Notes that a schema of the resource `uri` is compiled. */
   enter(uri: string): void {
+    if (this.#entered.has(uri)) return;
     this.#entered.add(uri);
+    for (const link of this.#waiting.get(uri) ?? []) this.#ready.push(link);
+    this.#waiting.delete(uri);
   }
 
   /** Links a target with `link` once its resource is entered. */
   wait(resource: string, link: () => void): void {
-    this.#waiting.push({ resource, link });
+    if (this.#entered.has(resource)) this.#ready.push(link);
+    else this.#waiting.set(resource, [...this.#waiting.get(resource) ?? [], link]);
   }
 
   /**
@@ -252,36 +260,35 @@ export class DynamicTargets {
    * @returns Whether any was linked: the caller compiles what they reach, then calls again.
    */
   release(): boolean {
-    const ready = this.#waiting.filter(({ resource }) => this.#entered.has(resource));
-    if (ready.length === 0) return false;
-    this.#waiting = this.#waiting.filter(({ resource }) => !this.#entered.has(resource));
-    for (const { link } of ready) link();
-    return true;
+    const ready = this.#ready;
+    this.#ready = [];
+    for (const link of ready) link();
+    return ready.length > 0;
   }
 }
 
 /**
  * Where a `$dynamicRef` may lead besides its static target: when that target
  * is a `$dynamicAnchor` of the fragment's name (the reference is
- * "bookended"), every schema resource's `$dynamicAnchor` of that name, by
- * the resource's URI; the outermost of those resources in the dynamic scope
- * wins at validation (Draft 2020-12, section 8.2.3.2). Empty otherwise: the
- * reference then acts as a `$ref`.
+ * "bookended"), every schema resource's `$dynamicAnchor` of that name; the
+ * outermost of those resources in the dynamic scope wins at validation
+ * (Draft 2020-12, section 8.2.3.2). `undefined` otherwise: the reference
+ * then acts as a `$ref`. Every reference to one name shares its targets.
  *
  * @param reference The `$dynamicRef` value.
  * @param base The base URI it is resolved against.
  * @param registry The indexed documents.
- * @returns Each candidate's resource URI → the candidate schema.
+ * @returns The anchor's name and its schemas by resource URI, or `undefined`.
  */
-export function dynamicCandidates(reference: string, base: string, registry: Registry): Map<string, object> {
-  const candidates = new Map<string, object>();
+export function dynamicCandidates(
+  reference: string,
+  base: string,
+  registry: Registry,
+): { readonly name: string; readonly targets: ReadonlyMap<string, object> } | undefined {
   const full = resolveUri(reference, base);
-  if (full === undefined) return candidates;
-  const [, fragment] = splitFragment(full);
-  if (fragment === "" || fragment.startsWith("/") || !registry.dynamicAnchors.has(full)) return candidates;
-  for (const [uri, schema] of registry.dynamicAnchors) {
-    const [resource, name] = splitFragment(uri);
-    if (name === fragment) candidates.set(resource, schema);
-  }
-  return candidates;
+  if (full === undefined) return undefined;
+  const [uri, name] = splitFragment(full);
+  const targets = registry.dynamicAnchors.get(name);
+  if (name === "" || name.startsWith("/") || targets === undefined || !targets.has(uri)) return undefined;
+  return { name, targets };
 }
