@@ -1,5 +1,7 @@
 // Reference resolution: an index of the schema resources (`$id`) and anchors
-// of the schema and its remotes, and the lookup of a `$ref` in that index.
+// of the schema and its remotes, the lookup of a `$ref` in that index, and
+// where a `$dynamicRef` may lead (its `$dynamicAnchor` targets, linked as
+// their resources are reached).
 
 import { SchemaRefusal } from "./refusal.ts";
 import { type Draft, SCHEMA_ARRAYS, SCHEMA_MAPS, SCHEMA_VALUED } from "./_keywords.ts";
