@@ -252,8 +252,13 @@ export class DynamicTargets {
 
   /** Links a target with `link` once its resource is entered. */
   wait(resource: string, link: () => void): void {
-    if (this.#entered.has(resource)) this.#ready.push(link);
-    else this.#waiting.set(resource, [...this.#waiting.get(resource) ?? [], link]);
+    if (this.#entered.has(resource)) {
+      this.#ready.push(link);
+      return;
+    }
+    const waiting = this.#waiting.get(resource);
+    if (waiting === undefined) this.#waiting.set(resource, [link]);
+    else waiting.push(link);
   }
 
   /**
