@@ -153,7 +153,7 @@ Deno.test("compileSchema() refuses what is not a schema", () => {
   assert.equal(compileSchema(false).validate(1).ok, false);
 });
 
-Deno.test("compileSchema() checks a schema at once and builds its validator on the first validation, once", () => {
+Deno.test("compileSchema() checks a schema at once, compiling each distinct pattern once, and validates with those", () => {
   let compiles = 0;
   const counting: PatternEngine = {
     compile: (source) => {
@@ -161,12 +161,38 @@ Deno.test("compileSchema() checks a schema at once and builds its validator on t
       return new RegExp(source, "u");
     },
   };
-  const schema = compileSchema({ type: "string", pattern: "^a+$" }, { patterns: counting });
-  assert.equal(compiles, 1, "the check asks the engine whether it can run the pattern");
+  const schema = compileSchema({
+    type: "object",
+    properties: { a: { type: "string", pattern: "^a+$" }, b: { type: "string", pattern: "^a+$" } },
+  }, { patterns: counting });
+  assert.equal(compiles, 1, "the check asks the engine whether it can run the pattern, once for both properties");
   assert.ok(Object.isFrozen(schema.schema));
-  assert.deepEqual(schema.validate("aa"), { ok: true });
-  assert.equal(schema.validate("b").ok, false);
-  assert.equal(compiles, 2, "the validator is built once, on the first validation");
+  assert.deepEqual(schema.validate({ a: "aa", b: "a" }), { ok: true });
+  assert.equal(schema.validate({ a: "b" }).ok, false);
+  assert.equal(compiles, 1, "the validator runs the pattern the check compiled");
+});
+
+Deno.test("an untrusted schema's patterns count toward the compiled-size budget, by how much RE2 would write out", () => {
+  const properties = (make: (i: number) => string) =>
+    Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`f${i}`, { type: "string", pattern: make(i) }]));
+  // 300 distinct plain patterns: 400 each, over the default 100,000.
+  assert.throws(
+    () => compileSchema({ type: "object", properties: properties((i) => `^a${i}$`) }, { patterns: linearPatterns }),
+    (error) =>
+      error instanceof InvalidSpecError && /an untrusted schema's pattern counts as 400 schemas/.test(error.message),
+  );
+  // Two that repeat a thousand times are 80,800; a third is over.
+  const repeating = (count: number) => ({
+    type: "object",
+    properties: Object.fromEntries(
+      Array.from({ length: count }, (_, i) => [`f${i}`, { type: "string", pattern: `^\\p{L}{1,1000}${i}$` }]),
+    ),
+  });
+  assert.equal(compileSchema(repeating(2), { patterns: linearPatterns }).engine, "compiled");
+  assert.throws(() => compileSchema(repeating(3), { patterns: linearPatterns }), InvalidSpecError);
+  // The same pattern on every property counts once; the host's own schemas, on the built-in RegExp, do not count.
+  compileSchema({ type: "object", properties: properties(() => "^a+$") }, { patterns: linearPatterns });
+  compileSchema({ type: "object", properties: properties((i) => `^a${i}$`) });
 });
 
 Deno.test("compileSchema() keeps a private copy: the caller's schema is neither changed nor consulted later", () => {

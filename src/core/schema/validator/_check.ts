@@ -8,7 +8,7 @@
 import { appendPointer } from "../../common/_json_pointer.ts";
 import { showValue } from "../../common/_show_value.ts";
 import { SchemaRefusal } from "./refusal.ts";
-import type { PatternEngine } from "./patterns.ts";
+import { type CompiledPattern, nativePatterns, type PatternEngine } from "./patterns.ts";
 import { type Draft, UNSUPPORTED } from "./_keywords.ts";
 import { jsonDepth } from "./_json_equal.ts";
 import {
@@ -79,19 +79,47 @@ const TYPES = ["null", "boolean", "object", "array", "number", "string", "intege
 const BOUNDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"];
 
 /**
+ * How many schemas a distinct pattern of an untrusted schema counts as in
+ * the compiled-size budget: compiling one on the linear-time engine takes
+ * tens of microseconds, and RE2 writes out each repetition a counted
+ * quantifier asks for (`\p{L}{1,1000}` takes milliseconds). So 400, and 40
+ * for each such repetition: the default budget holds 250 plain patterns, or
+ * two that repeat a thousand times, each about 15 ms of compiling.
+ *
+ * @param source The pattern.
+ * @returns Its weight.
+ */
+export function untrustedPatternWeight(source: string): number {
+  let repetitions = 0;
+  // Read loosely (a literal `{3}` counts too): the weight errs high, never low.
+  for (const [, low, high] of source.matchAll(/\{(\d+)(?:,(\d*))?\}/g)) {
+    repetitions += Math.max(Number(low), Number(high || low));
+  }
+  return 400 + 40 * repetitions;
+}
+
+/** What the check found: whether the schema asserts a format, and its patterns as the engine compiled them. */
+export interface CheckedSchema {
+  /** Whether compiling the schema needs the format scanners. */
+  readonly assertsFormats: boolean;
+  /** Each distinct pattern, compiled once: the compiler takes them from here. */
+  readonly patterns: ReadonlyMap<string, CompiledPattern>;
+}
+
+/**
  * Checks a schema and everything it reaches, as the compiler will compile
  * it, and measures its expansion.
  *
  * @param schema The schema: an object or a boolean, indexed in `options.registry`.
  * @param base Its base URI.
  * @param options Draft, registry, pattern engine, formats, the node budget.
- * @returns Whether it asserts a format, so that compiling it needs the format scanners.
+ * @returns What compiling it needs.
  * @throws {SchemaRefusal} When the schema is refused.
  */
-export function checkSchema(schema: unknown, base: string, options: CheckOptions): boolean {
+export function checkSchema(schema: unknown, base: string, options: CheckOptions): CheckedSchema {
   const checker = new Checker(options);
   checker.check(schema, base);
-  return checker.assertsFormats;
+  return { assertsFormats: checker.assertsFormats, patterns: checker.patterns };
 }
 
 /** Walks schemas as the compiler does; one checker per schema. */
@@ -112,6 +140,8 @@ class Checker {
   #count = 0;
   /** Whether a format the validator asserts appears. */
   assertsFormats = false;
+  /** Each distinct pattern, compiled by the engine. */
+  readonly patterns = new Map<string, CompiledPattern>();
 
   constructor(options: CheckOptions) {
     this.#options = options;
@@ -307,6 +337,7 @@ class Checker {
   /** Checks the pattern at `pointer`, the value of `keyword` or one of its keys, and that the engine can run it. */
   #pattern(source: unknown, keyword: string, pointer: string): void {
     if (typeof source !== "string") throw malformed(keyword, "", "a string", source, pointer);
+    if (this.patterns.has(source)) return;
     try {
       new RegExp(source, "u");
     } catch {
@@ -327,8 +358,18 @@ class Checker {
         } at ${pointer} is not valid with the "u" flag`,
       );
     }
+    const { patterns, maxNodes } = this.#options;
+    if (patterns !== nativePatterns && (this.#count += untrustedPatternWeight(source)) > maxNodes) {
+      throw new SchemaRefusal(
+        "invalid",
+        "budget",
+        keyword,
+        pointer,
+        `Cannot compile the schema as its schemas and patterns count more than ${maxNodes} at ${pointer}: an untrusted schema's pattern counts as 400 schemas, and 40 more for each repetition it asks for`,
+      );
+    }
     try {
-      this.#options.patterns.compile(source);
+      this.patterns.set(source, patterns.compile(source));
     } catch (error) {
       throw new SchemaRefusal(
         "unsupported",

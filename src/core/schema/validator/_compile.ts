@@ -35,6 +35,8 @@ export interface CompilerOptions {
   readonly draft: Draft;
   readonly registry: Registry;
   readonly patterns: PatternEngine;
+  /** The schema's patterns as the check compiled them: each is compiled once. */
+  readonly compiledPatterns: ReadonlyMap<string, CompiledPattern>;
   readonly assertFormats: boolean;
   /** The format scanners, when the schema asserts a format. */
   readonly scanners: FormatScanners | undefined;
@@ -163,7 +165,7 @@ export class Compiler {
    * patterns on long strings end a validation over budget, as many schema visits do, instead of blocking.
    */
   #pattern(source: string): CompiledPattern {
-    const compiled = this.#options.patterns.compile(source);
+    const compiled = this.#options.compiledPatterns.get(source) ?? this.#options.patterns.compile(source);
     const { perCharacter, fixed } = chargeable(compiled.cost) ? compiled.cost : DEFAULT_PATTERN_COST;
     const { runtime } = this.#options;
     return {

@@ -156,7 +156,7 @@ export function checkValidator(schema: unknown, options: ValidatorOptions = {}):
   const known = draft;
   const patterns = options.patterns ?? nativePatterns;
   const assertFormats = options.formats === "assert";
-  const assertsFormats = checkSchema(schema, ROOT_BASE, {
+  const checked = checkSchema(schema, ROOT_BASE, {
     draft,
     registry: index(schema, options.remotes, draft),
     patterns,
@@ -164,6 +164,7 @@ export function checkValidator(schema: unknown, options: ValidatorOptions = {}):
     maxNodes: options.budget?.compiledNodes ?? DEFAULT_VALIDATOR_BUDGET.compiledNodes,
     draftOf,
   });
+  const { assertsFormats, patterns: compiledPatterns } = checked;
   return {
     draft,
     assertsFormats,
@@ -178,7 +179,15 @@ export function checkValidator(schema: unknown, options: ValidatorOptions = {}):
         label: options.label ?? "schema",
         scope: [],
       };
-      const compiler = new Compiler({ draft: known, registry, patterns, assertFormats, scanners, runtime });
+      const compiler = new Compiler({
+        draft: known,
+        registry,
+        patterns,
+        compiledPatterns,
+        assertFormats,
+        scanners,
+        runtime,
+      });
       const root = compiler.compile(schema, registry.bases.get(schema as object) ?? ROOT_BASE, "");
       const check = root.check;
       const maxDiagnostics = options.maxDiagnostics ?? 64;
