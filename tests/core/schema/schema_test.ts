@@ -181,15 +181,15 @@ Deno.test("an untrusted schema's patterns count toward the compiled-size budget,
     (error) =>
       error instanceof InvalidSpecError && /an untrusted schema's pattern counts as 400 schemas/.test(error.message),
   );
-  // Two that repeat a thousand times are 80,800; a third is over.
+  // One that repeats a thousand times is 60,400; a second is over.
   const repeating = (count: number) => ({
     type: "object",
     properties: Object.fromEntries(
       Array.from({ length: count }, (_, i) => [`f${i}`, { type: "string", pattern: `^\\p{L}{1,1000}${i}$` }]),
     ),
   });
-  assert.equal(compileSchema(repeating(2), { patterns: linearPatterns }).engine, "compiled");
-  assert.throws(() => compileSchema(repeating(3), { patterns: linearPatterns }), InvalidSpecError);
+  assert.equal(compileSchema(repeating(1), { patterns: linearPatterns }).engine, "compiled");
+  assert.throws(() => compileSchema(repeating(2), { patterns: linearPatterns }), InvalidSpecError);
   // The same pattern on every property counts once; the host's own schemas, on the built-in RegExp, do not count.
   compileSchema({ type: "object", properties: properties(() => "^a+$") }, { patterns: linearPatterns });
   compileSchema({ type: "object", properties: properties((i) => `^a${i}$`) });

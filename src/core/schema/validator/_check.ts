@@ -82,9 +82,9 @@ const BOUNDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"];
  * How many schemas a distinct pattern of an untrusted schema counts as in
  * the compiled-size budget: compiling one on the linear-time engine takes
  * tens of microseconds, and RE2 writes out each repetition a counted
- * quantifier asks for (`\p{L}{1,1000}` takes milliseconds). So 400, and 40
- * for each such repetition: the default budget holds 250 plain patterns, or
- * two that repeat a thousand times, each about 15 ms of compiling.
+ * quantifier asks for (`\p{L}{1,1000}` takes milliseconds). So 400, and 60
+ * for each such repetition: the default budget holds 250 plain patterns
+ * (about 12 ms of compiling), or one that repeats a thousand times.
  *
  * @param source The pattern.
  * @returns Its weight.
@@ -95,7 +95,7 @@ export function untrustedPatternWeight(source: string): number {
   for (const [, low, high] of source.matchAll(/\{(\d+)(?:,(\d*))?\}/g)) {
     repetitions += Math.max(Number(low), Number(high || low));
   }
-  return 400 + 40 * repetitions;
+  return 400 + 60 * repetitions;
 }
 
 /** What the check found: whether the schema asserts a format, and its patterns as the engine compiled them. */
@@ -365,7 +365,7 @@ class Checker {
         "budget",
         keyword,
         pointer,
-        `Cannot compile the schema as its schemas and patterns count more than ${maxNodes} at ${pointer}: an untrusted schema's pattern counts as 400 schemas, and 40 more for each repetition it asks for`,
+        `Cannot compile the schema as its schemas and patterns count more than ${maxNodes} at ${pointer}: an untrusted schema's pattern counts as 400 schemas, and 60 more for each repetition it asks for`,
       );
     }
     try {

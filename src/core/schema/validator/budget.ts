@@ -10,7 +10,7 @@ export interface ValidatorBudget {
    * The most schema nodes the schema may expand to, counting each `$ref`
    * target once per place that reaches it (a recursive reference counts
    * once). An untrusted schema's distinct pattern (any engine but the
-   * built-in RegExp) counts as 400, and 40 more for each repetition a
+   * built-in RegExp) counts as 400, and 60 more for each repetition a
    * counted quantifier asks for: compiling it in linear time costs that
    * much. Above it the schema is refused as `invalid` with reason `budget`.
    * Default {@linkcode DEFAULT_VALIDATOR_BUDGET}.compiledNodes.
