@@ -11,7 +11,7 @@
 
 import type { Diagnostic } from "../../common/diagnostics.ts";
 import { DEFAULT_VALIDATOR_BUDGET, SchemaBudgetError, type ValidatorBudget } from "./budget.ts";
-import { nativePatterns, type PatternEngine } from "./patterns.ts";
+import { type CompiledPattern, nativePatterns, type PatternEngine } from "./patterns.ts";
 import { SchemaRefusal } from "./refusal.ts";
 import { checkSchema } from "./_check.ts";
 import { Compiler } from "./_compile.ts";
@@ -164,7 +164,9 @@ export function checkValidator(schema: unknown, options: ValidatorOptions = {}):
     maxNodes: options.budget?.compiledNodes ?? DEFAULT_VALIDATOR_BUDGET.compiledNodes,
     draftOf,
   });
-  const { assertsFormats, patterns: compiledPatterns } = checked;
+  const { assertsFormats } = checked;
+  // The built-in RegExp compiles in no time: a registered schema does not hold its patterns until its first call.
+  const compiledPatterns = patterns === nativePatterns ? NO_PATTERNS : checked.patterns;
   return {
     draft,
     assertsFormats,
@@ -221,6 +223,8 @@ export function checkValidator(schema: unknown, options: ValidatorOptions = {}):
     },
   };
 }
+
+const NO_PATTERNS: ReadonlyMap<string, CompiledPattern> = new Map();
 
 /**
  * What a validation throws: a stack overflow is the schema's cost too. References are bounded in length at
