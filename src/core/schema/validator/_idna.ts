@@ -114,16 +114,33 @@ function isVirama(code: number | undefined): boolean {
     ("a" + mark + "\u3099").normalize("NFD") === "a\u3099" + mark;
 }
 
+/** The rules of RFC 5892's CONTEXTO code points (its appendix A), but for the Arabic-Indic digits. */
+const CONTEXTO_RULES = new Map<
+  number,
+  (before: number | undefined, after: number | undefined, points: readonly number[]) => boolean
+>([
+  [MIDDLE_DOT, (before, after) => before === 0x6c && after === 0x6c],
+  [GREEK_KERAIA, (_, after) => matches(GREEK, after)],
+  [HEBREW_GERESH, (before) => matches(HEBREW, before)],
+  [HEBREW_GERSHAYIM, (before) => matches(HEBREW, before)],
+  [
+    KATAKANA_MIDDLE_DOT,
+    (_before, _after, points) => points.some((point) => point !== KATAKANA_MIDDLE_DOT && matches(KANA_OR_HAN, point)),
+  ],
+]);
+
+/** Which of the two sets of Arabic-Indic digits a code point is in (0 or 1), or `undefined`. */
+function arabicIndicDigits(code: number): number | undefined {
+  if (code >= 0x0660 && code <= 0x0669) return 0;
+  if (code >= 0x06f0 && code <= 0x06f9) return 1;
+  return undefined;
+}
+
 /** RFC 5892's derived property, as far as it decides: PVALID, CONTEXTJ, CONTEXTO or neither. */
 function propertyOf(code: number): "PVALID" | "CONTEXTJ" | "CONTEXTO" | "DISALLOWED" {
   if (PVALID_EXCEPTIONS.has(code)) return "PVALID";
   if (DISALLOWED_EXCEPTIONS.has(code)) return "DISALLOWED";
-  if (
-    code === MIDDLE_DOT || code === GREEK_KERAIA || code === HEBREW_GERESH || code === HEBREW_GERSHAYIM ||
-    code === KATAKANA_MIDDLE_DOT || (code >= 0x0660 && code <= 0x0669) || (code >= 0x06f0 && code <= 0x06f9)
-  ) {
-    return "CONTEXTO";
-  }
+  if (CONTEXTO_RULES.has(code) || arabicIndicDigits(code) !== undefined) return "CONTEXTO";
   const char = String.fromCodePoint(code);
   if (UNASSIGNED.test(char)) return "DISALLOWED";
   if ((code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39) || code === 0x2d) return "PVALID";
@@ -157,20 +174,12 @@ function inContext(points: readonly number[], at: number): boolean {
       while (matches(TRANSPARENT, points[right])) right++;
       return matches(JOINING, points[left]) && matches(JOINING, points[right]);
     }
-    case MIDDLE_DOT:
-      return before === 0x6c && after === 0x6c;
-    case GREEK_KERAIA:
-      return matches(GREEK, after);
-    case HEBREW_GERESH:
-    case HEBREW_GERSHAYIM:
-      return matches(HEBREW, before);
-    case KATAKANA_MIDDLE_DOT:
-      return points.some((point) => point !== KATAKANA_MIDDLE_DOT && matches(KANA_OR_HAN, point));
-    default:
+    default: {
       // Arabic-Indic digits, in either of their two sets: never both in one label.
-      return code <= 0x0669
-        ? !points.some((point) => point >= 0x06f0 && point <= 0x06f9)
-        : !points.some((point) => point >= 0x0660 && point <= 0x0669);
+      const set = arabicIndicDigits(code);
+      if (set !== undefined) return !points.some((point) => (arabicIndicDigits(point) ?? set) !== set);
+      return CONTEXTO_RULES.get(code)!(before, after, points);
+    }
   }
 }
 
