@@ -12,7 +12,8 @@ import { InvalidSpecError } from "../common/errors.ts";
 import { checkJsonValue, DEFAULT_LIMITS, type JsonLimits } from "../common/limits.ts";
 import { appendPointer } from "../common/_json_pointer.ts";
 import { messageOfThrown } from "../common/_describe_thrown.ts";
-import { SchemaBudgetError, type ValidatorBudget } from "./validator/budget.ts";
+import type { ValidatorBudget } from "./validator/budget.ts";
+import { stackAsBudget } from "./validator/_runtime.ts";
 import { nativePatterns, type PatternEngine } from "./validator/patterns.ts";
 import { SchemaRefusal } from "./validator/refusal.ts";
 import { type CheckedValidator, checkValidator, type CompiledValidator } from "./validator/validator.ts";
@@ -439,7 +440,7 @@ function fallback(
         return validate(value);
       } catch (error) {
         // A schema that applies itself again to the same value overflows the stack: the schema is at fault.
-        throw error instanceof RangeError ? new SchemaBudgetError(label, 0, "stack") : error;
+        throw stackAsBudget(error, label, 0);
       }
     };
   });

@@ -10,13 +10,13 @@
  */
 
 import type { Diagnostic } from "../../common/diagnostics.ts";
-import { DEFAULT_VALIDATOR_BUDGET, SchemaBudgetError, type ValidatorBudget } from "./budget.ts";
+import { DEFAULT_VALIDATOR_BUDGET, type ValidatorBudget } from "./budget.ts";
 import { type CompiledPattern, nativePatterns, type PatternEngine } from "./patterns.ts";
 import { SchemaRefusal } from "./refusal.ts";
 import { checkSchema } from "./_check.ts";
 import { Compiler } from "./_compile.ts";
 import type { Draft } from "./_keywords.ts";
-import type { Runtime } from "./_runtime.ts";
+import { type Runtime, stackAsBudget } from "./_runtime.ts";
 import type { FormatScanners } from "./_format_names.ts";
 import { createRegistry, indexDocument, type Registry, resolveUri, ROOT_BASE } from "./_refs.ts";
 
@@ -202,7 +202,7 @@ export function checkValidator(schema: unknown, options: ValidatorOptions = {}):
           try {
             return check(value, undefined);
           } catch (error) {
-            throw withinBudget(error, runtime);
+            throw stackAsBudget(error, runtime.label, runtime.limit);
           }
         },
         diagnose(value: unknown): Diagnostic[] {
@@ -215,7 +215,7 @@ export function checkValidator(schema: unknown, options: ValidatorOptions = {}):
           try {
             root.report(value, "", sink, undefined);
           } catch (error) {
-            throw withinBudget(error, runtime);
+            throw stackAsBudget(error, runtime.label, runtime.limit);
           }
           return sink.out;
         },
@@ -225,16 +225,6 @@ export function checkValidator(schema: unknown, options: ValidatorOptions = {}):
 }
 
 const NO_PATTERNS: ReadonlyMap<string, CompiledPattern> = new Map();
-
-/**
- * What a validation throws: a stack overflow is the schema's cost too. References are bounded in length at
- * compile, but a recursive schema applies them again at each level of a nested value.
- */
-function withinBudget(error: unknown, runtime: Runtime): unknown {
-  return error instanceof RangeError && !(error instanceof SchemaBudgetError)
-    ? new SchemaBudgetError(runtime.label, runtime.limit, "stack")
-    : error;
-}
 
 /** Indexes the schema and its remotes: their resources, anchors, base URIs and locations. */
 function index(schema: unknown, remotes: Readonly<Record<string, unknown>> | undefined, draft: Draft): Registry {
