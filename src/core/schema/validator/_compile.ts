@@ -336,21 +336,16 @@ export class Compiler {
     }
   }
 
+  /** The node a reference names, linked as a child of `node`. */
   #refPart(node: Node, reference: string, base: string): Part {
-    const target = this.#target(node, reference, base);
-    const part = linkedPart(target.node);
-    // A reference into another resource takes that resource into the dynamic scope, even past its root.
-    return this.#dynamic && target.base !== base ? inResource(part, target.base, this.#options.runtime.scope) : part;
-  }
-
-  /** The node a reference names, linked as a child of `node`, and the base URI of the resource it is in. */
-  #target(node: Node, reference: string, base: string): { readonly node: Node; readonly base: string } {
-    const { registry } = this.#options;
+    const { registry, runtime } = this.#options;
     const target = resolveReference(reference, base, registry) as Target;
     const targetLocation = isObject(target.schema) ? registry.locations.get(target.schema) ?? reference : reference;
     const linked = this.#link(target.schema, target.base, targetLocation);
     node.children.push(linked);
-    return { node: linked, base: target.base };
+    const part = linkedPart(linked);
+    // A reference into another resource takes that resource into the dynamic scope, even past its root.
+    return this.#dynamic && target.base !== base ? inResource(part, target.base, runtime.scope) : part;
   }
 
   /**
@@ -379,8 +374,8 @@ export class Compiler {
   #dynamicRefPart(node: Node, reference: string, base: string): Part {
     const { registry, runtime } = this.#options;
     const { scope } = runtime;
-    const initial = this.#target(node, reference, base);
-    const fallback = inResource(linkedPart(initial.node), initial.base, scope);
+    // Where no anchor in the scope redirects it, it is the `$ref` it reads as.
+    const fallback = this.#refPart(node, reference, base);
     const dynamic = dynamicCandidates(reference, base, registry);
     if (dynamic === undefined) return fallback;
     const candidates = this.#dynamicAnchor(dynamic.name, dynamic.targets);
