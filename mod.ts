@@ -159,7 +159,7 @@ export { type Plan, planCalls, type RefusedCall } from "./src/core/dispatch/sche
 export type { ToolDescriptor, ToolHints, ToolSpec } from "./src/core/contract/spec.ts";
 export type { JsonSchema } from "./src/core/schema/schema.ts";
 export type { Diagnostic, DiagnosticReport } from "./src/core/common/diagnostics.ts";
-export { DEFAULT_LIMITS, type JsonLimits } from "./src/core/common/limits.ts";
+export { DEFAULT_LIMITS, type JsonLimits, SCHEMA_LIMITS } from "./src/core/common/limits.ts";
 export type { SchemaInput, SchemaOutput, ValibotSchema } from "./src/core/schema/valibot_schema.ts";
 export type {
   StandardIssue,

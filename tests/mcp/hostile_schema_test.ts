@@ -34,6 +34,27 @@ Deno.test("connecting to a server with 120 schemas of 12 KB yields to the event 
   assert.ok(gapMs < MAX_GAP_MS, `the event loop was blocked for ${gapMs} ms`);
 });
 
+Deno.test("connecting leaves out a server tool whose input schema holds 80,000 schemas, and calls one of 992, without blocking the event loop", async () => {
+  const { result: connection, gapMs } = await largestGap(() => connectFixture("dense-schemas"));
+  await using _closed = connection;
+  console.log(`dense-schemas: ${connection.tools.length} tools, largest event-loop gap ${gapMs.toFixed(1)} ms`);
+  assert.deepEqual(connection.tools.map((tool) => tool.toolName), ["large"]);
+  const warning = connection.warnings.find((warning) => warning.tool === "dense");
+  assert.match(warning?.message ?? "", /holds more than 5000 objects and arrays/);
+  assert.ok(gapMs < MAX_GAP_MS, `connecting blocked the event loop for ${gapMs} ms`);
+  // The first call compiles the schema of 992.
+  const tools = new ToolSet().register(...connection.tools);
+  const arguments_ = JSON.stringify({ record: { field_0: "a", field_989: "b" } });
+  const { result: end, gapMs: callGapMs } = await largestGap(() =>
+    tools.call({ id: "large", name: "fixture__large", arguments: arguments_ })
+  );
+  console.log(
+    `dense-schemas: the first call of "large" ${end.type}, largest event-loop gap ${callGapMs.toFixed(1)} ms`,
+  );
+  assert.equal(end.type, "output");
+  assert.ok(callGapMs < MAX_GAP_MS, `the first call blocked the event loop for ${callGapMs} ms`);
+});
+
 Deno.test("connecting leaves out server tools whose patterns would take long to compile, without blocking the event loop", async () => {
   const { result: connection, gapMs } = await largestGap(() => connectFixture("many-patterns"));
   await using _closed = connection;

@@ -15,6 +15,12 @@ export interface JsonLimits {
   readonly maxBytes: number;
   /** The deepest nesting of objects and arrays; a top-level object is depth 1. */
   readonly maxDepth: number;
+  /**
+   * The most objects and arrays, counted together; unbounded when absent.
+   * Bytes alone do not bound the work a value costs: 256 KiB hold 85,000
+   * empty arrays.
+   */
+  readonly maxContainers?: number;
 }
 
 /** The limits DESIGN.md sets: 256 KiB of encoded JSON and depth 32. */
@@ -23,10 +29,21 @@ export const DEFAULT_LIMITS: JsonLimits = Object.freeze({
   maxDepth: 32,
 });
 
+/**
+ * The limits on a tool's schemas: {@linkcode DEFAULT_LIMITS} and at most
+ * 5,000 objects and arrays. A schema is copied, frozen and walked several
+ * times in one stretch when its tool is defined, so its object count, not
+ * its size in bytes, is what bounds that stretch.
+ */
+export const SCHEMA_LIMITS: JsonLimits = Object.freeze({
+  ...DEFAULT_LIMITS,
+  maxContainers: 5_000,
+});
+
 /** The reason a value was refused by {@linkcode checkJsonValue}. */
 export interface LimitProblem {
-  /** What was broken: size, depth, JSON-ness, or string encoding. */
-  readonly keyword: "maxBytes" | "maxDepth" | "json" | "wellFormed";
+  /** What was broken: size, depth, the count of objects and arrays, JSON-ness, or string encoding. */
+  readonly keyword: "maxBytes" | "maxDepth" | "maxContainers" | "json" | "wellFormed";
   /** A JSON Pointer to the place the walk stopped at. */
   readonly path: string;
   /** A sentence saying what was found. */
@@ -54,11 +71,12 @@ const FAILED: unique symbol = Symbol("failed");
  */
 class Walk {
   bytes = 0;
+  containers = 0;
   problem: LimitProblem | undefined;
   readonly ancestors: object[] = [];
   // The path is kept as tokens and joined only on failure, so a passing walk
   // builds no strings.
-  readonly tokens: string[] = [];
+  readonly tokens: (string | number)[] = [];
   constructor(readonly limits: JsonLimits) {}
 
   fail(keyword: LimitProblem["keyword"], message: string): typeof FAILED {
@@ -120,6 +138,13 @@ class Walk {
         `Cannot accept the value as it nests deeper than ${this.limits.maxDepth} levels`,
       );
     }
+    const { maxContainers } = this.limits;
+    if (maxContainers !== undefined && ++this.containers > maxContainers) {
+      return this.fail(
+        "maxContainers",
+        `Cannot accept the value as it holds more than ${maxContainers} objects and arrays`,
+      );
+    }
     if (this.ancestors.includes(value)) {
       return this.fail(
         "json",
@@ -137,7 +162,7 @@ class Walk {
     if (!this.addBytes(length === 0 ? 2 : length + 1)) return FAILED;
     const copy: unknown[] = [];
     for (let i = 0; i < length; i++) {
-      this.tokens.push(String(i));
+      this.tokens.push(i);
       const item = this.value(items[i], depth);
       if (item === FAILED) return FAILED;
       copy.push(item);
@@ -210,8 +235,8 @@ export function copyJsonValue(
   limits: JsonLimits = DEFAULT_LIMITS,
 ): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: LimitProblem } {
   try {
-    // Most values are far below the bounds: one lean pass copies them.
-    const lean = leanCopy(value, limits.maxBytes, limits.maxDepth);
+    // Most values are far below the bounds: one lean pass copies them. It counts no objects.
+    const lean = limits.maxContainers === undefined ? leanCopy(value, limits.maxBytes, limits.maxDepth) : NOT_SHOWN;
     if (lean !== NOT_SHOWN) return { ok: true, value: lean };
   } catch {
     // The detailed walk reads the value again and reports the throw.
@@ -224,7 +249,8 @@ export function copyJsonValue(
 /**
  * Checks that a value is plain JSON data within the limits: finite numbers,
  * well-formed strings, plain objects and arrays, no cycle, at most
- * `maxDepth` levels deep and at most `maxBytes` once encoded. The walk
+ * `maxDepth` levels deep, at most `maxBytes` once encoded and, when the
+ * limits say, at most `maxContainers` objects and arrays. The walk
  * measures as it goes (no `JSON.stringify`) and stops at the first problem,
  * so a deep or huge value costs no more than the limit.
  *
@@ -252,8 +278,12 @@ export function checkJsonValue(
   try {
     // Most values are far below the byte bound: counting sizes at their
     // largest settles them without measuring a string or a number.
-    const { maxBytes, maxDepth } = limits;
-    if (leanVerdict(value, maxBytes, maxDepth, "bound") || leanVerdict(value, maxBytes, maxDepth, "exact")) {
+    const { maxBytes, maxDepth, maxContainers } = limits;
+    // They count no objects.
+    if (
+      maxContainers === undefined &&
+      (leanVerdict(value, maxBytes, maxDepth, "bound") || leanVerdict(value, maxBytes, maxDepth, "exact"))
+    ) {
       return undefined;
     }
   } catch {

@@ -10,7 +10,7 @@ import { InvalidSpecError, type SpecProblem } from "../common/errors.ts";
 import type { JsonSchema } from "../schema/schema.ts";
 import { isRecord } from "../common/_is_record.ts";
 import { showValue } from "../common/_show_value.ts";
-import { checkJsonValue } from "../common/limits.ts";
+import { checkJsonValue, DEFAULT_LIMITS, SCHEMA_LIMITS } from "../common/limits.ts";
 import { deepFreeze } from "../common/_deep_freeze.ts";
 
 /** Prompt and UI hints: shown to people or appended to prompts, never validated against. */
@@ -171,7 +171,8 @@ function specProblems(spec: ToolSpec): SpecProblem[] {
     });
   }
   for (const field of JSON_FIELDS) {
-    const problem = spec[field] === undefined ? undefined : checkJsonValue(spec[field]);
+    const limits = field === "hints" ? DEFAULT_LIMITS : SCHEMA_LIMITS;
+    const problem = spec[field] === undefined ? undefined : checkJsonValue(spec[field], limits);
     if (problem) {
       refuse(`/${field}${problem.path}`, `Cannot use the ${field} as it is not bounded JSON: ${problem.message}`);
     }

@@ -12,6 +12,7 @@ import { failureFromThrown, toolFailure } from "../contract/failure.ts";
 import { type ResultValue, toToolResult } from "../contract/result.ts";
 import { compileSchema, type JsonSchema } from "../schema/schema.ts";
 import type { PatternEngine } from "../schema/validator/patterns.ts";
+import type { ValidatorBudget } from "../schema/validator/budget.ts";
 import { describeTool, type ToolDescriptor, type ToolSpec } from "../contract/spec.ts";
 import { effectWarnings } from "../contract/effect.ts";
 import { SuspendRequest } from "../contract/suspend.ts";
@@ -512,6 +513,13 @@ export interface DefineJsonToolOptions<Input = unknown> extends ToolMetadata {
   readonly patterns?: PatternEngine;
   /** `"annotate"` (default) ignores `format`; `"assert"` checks the common formats (and draft-07's content keywords). */
   readonly formats?: "annotate" | "assert";
+  /**
+   * Bounds on what each schema may cost to define and to validate one value
+   * with, for both schemas: `DEFAULT_VALIDATOR_BUDGET` (`@salvor/tools/dyn`)
+   * by default. Raise `schemaNodes` for a schema of your own that holds more
+   * than 1,000 subschemas.
+   */
+  readonly budget?: ValidatorBudget;
   /** The handler; its input has passed `inputSchema`. */
   readonly run: Handler<Input, unknown>;
 }
@@ -595,11 +603,11 @@ export function defineJsonTool<Input = unknown>(
     inputSchema: options.inputSchema,
     ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }),
   });
-  const { remotes, patterns, formats } = options;
-  const input = compileSchema(descriptor.inputSchema, { label: "inputSchema", remotes, patterns, formats });
+  const { remotes, patterns, formats, budget } = options;
+  const input = compileSchema(descriptor.inputSchema, { label: "inputSchema", remotes, patterns, formats, budget });
   const output = descriptor.outputSchema === undefined
     ? undefined
-    : compileSchema(descriptor.outputSchema, { label: "outputSchema", remotes, patterns, formats });
+    : compileSchema(descriptor.outputSchema, { label: "outputSchema", remotes, patterns, formats, budget });
   return handlerTool({
     descriptor,
     warnings: Object.freeze(effectWarnings(descriptor.effects)),

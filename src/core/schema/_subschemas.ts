@@ -30,6 +30,10 @@ const SCHEMA_MAPS = new Set([
   "dependencies",
 ]);
 
+function isObjectSchema(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /**
  * Visits every object subschema of `schema`, parents first. `visit` gets the
  * subschema, its JSON Pointer and what its parent's visit returned, and
@@ -41,15 +45,20 @@ export function walkSubschemas<C>(
   visit: (node: Record<string, unknown>, path: string, context: C) => C,
   path = "",
 ): void {
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return;
+  if (!isObjectSchema(schema)) return;
   const node = schema as Record<string, unknown>;
   const inner = visit(node, path, context);
   for (const [keyword, value] of Object.entries(node)) {
     const at = appendPointer(path, keyword);
+    // A boolean schema has nothing to visit: no path is written for it.
     if (SCHEMA_ARRAYS.has(keyword) && Array.isArray(value)) {
-      value.forEach((item, i) => walkSubschemas(item, inner, visit, appendPointer(at, String(i))));
+      value.forEach((item, i) =>
+        isObjectSchema(item) && walkSubschemas(item, inner, visit, appendPointer(at, String(i)))
+      );
     } else if (SCHEMA_MAPS.has(keyword) && typeof value === "object" && value !== null) {
-      for (const [name, item] of Object.entries(value)) walkSubschemas(item, inner, visit, appendPointer(at, name));
+      for (const [name, item] of Object.entries(value)) {
+        if (isObjectSchema(item)) walkSubschemas(item, inner, visit, appendPointer(at, name));
+      }
     } else if (SCHEMA_VALUED.has(keyword)) {
       walkSubschemas(value, inner, visit, at);
     }

@@ -9,13 +9,14 @@
 import type { DiagnosticReport } from "../common/diagnostics.ts";
 import { boundDiagnostics } from "../common/diagnostics.ts";
 import { InvalidSpecError } from "../common/errors.ts";
-import { checkJsonValue, DEFAULT_LIMITS, type JsonLimits } from "../common/limits.ts";
+import { checkJsonValue, type JsonLimits, SCHEMA_LIMITS } from "../common/limits.ts";
 import { appendPointer } from "../common/_json_pointer.ts";
 import { messageOfThrown } from "../common/_describe_thrown.ts";
-import type { ValidatorBudget } from "./validator/budget.ts";
+import { DEFAULT_VALIDATOR_BUDGET, type ValidatorBudget } from "./validator/budget.ts";
 import { stackAsBudget } from "./validator/_runtime.ts";
 import { nativePatterns, type PatternEngine } from "./validator/patterns.ts";
 import { SchemaRefusal } from "./validator/refusal.ts";
+import { resolveUri, tooManySchemas } from "./validator/_refs.ts";
 import { type CheckedValidator, checkValidator, type CompiledValidator } from "./validator/validator.ts";
 import { deepFreeze } from "../common/_deep_freeze.ts";
 import { walkSubschemas } from "./_subschemas.ts";
@@ -39,7 +40,7 @@ export interface CompileSchemaOptions {
   readonly remotes?: Readonly<Record<string, JsonSchema>>;
   /** The draft to validate as; read from `$schema` when absent, else 2020-12. */
   readonly draft?: JsonSchemaDraft;
-  /** The size and depth bounds on the schema and on each value validated. */
+  /** The bounds on the schema and its remotes: size, depth and how many objects and arrays; `SCHEMA_LIMITS` when absent. */
   readonly limits?: JsonLimits;
   /** Names the schema in error messages, e.g. `inputSchema`. */
   readonly label?: string;
@@ -156,14 +157,6 @@ function withoutFragment(uri: string): string {
   return hash === -1 ? uri : uri.slice(0, hash);
 }
 
-function resolveUri(reference: string, base: string): string | undefined {
-  try {
-    return new URL(reference, base).href;
-  } catch {
-    return undefined;
-  }
-}
-
 interface Reference {
   readonly ref: string;
   readonly resolved: string | undefined;
@@ -172,50 +165,49 @@ interface Reference {
   readonly remote?: string;
 }
 
-/** Collects the schema resources a document (the schema or its `remote`) embeds and every reference it makes. */
-function collectReferences(
-  document: unknown,
-  base: string,
-  resources: Set<string>,
-  references: Reference[],
-  remote?: string,
-): void {
-  walkSubschemas(document, base, (node, path, base) => {
-    if (typeof node.$id === "string") {
-      const resolved = resolveUri(node.$id, base);
-      if (resolved) {
-        base = withoutFragment(resolved);
-        resources.add(base);
-      }
-    }
-    for (const keyword of ["$ref", "$dynamicRef", "$recursiveRef"]) {
-      const ref = node[keyword];
-      if (typeof ref === "string") {
-        references.push({ ref, resolved: resolveUri(ref, base), path: appendPointer(path, keyword), remote });
-      }
-    }
-    return base;
-  });
-}
-
 /**
  * Finds the first reference, in the schema or in one of its registered
  * remotes, that points outside that document set. A `$ref` resolving to a
  * resource a document embeds (by `$id`) or to a remote is internal, like
  * one starting with `#`; a remote's own references resolve against its URI.
+ * It is the first walk of the subschemas, so it also counts them, and stops
+ * past `maxSchemas`: nothing costlier runs on a schema over the budget.
+ *
+ * @throws {SchemaRefusal} When the documents hold more than `maxSchemas` schemas.
  */
 function findExternalReference(
   schema: JsonSchema,
   remotes: Readonly<Record<string, JsonSchema>>,
+  maxSchemas: number,
 ): Reference | undefined {
   const resources = new Set([ROOT_BASE]);
   const references: Reference[] = [];
-  collectReferences(schema, ROOT_BASE, resources, references);
+  let schemas = 0;
+  // Collects the schema resources a document (the schema or its `remote`) embeds and every reference it makes.
+  const collect = (document: unknown, base: string, remote?: string) =>
+    walkSubschemas(document, base, (node, path, base) => {
+      if (++schemas > maxSchemas) throw tooManySchemas(maxSchemas, remote === undefined ? path : `${remote}#${path}`);
+      if (typeof node.$id === "string") {
+        const resolved = resolveUri(node.$id, base);
+        if (resolved) {
+          base = withoutFragment(resolved);
+          resources.add(base);
+        }
+      }
+      for (const keyword of ["$ref", "$dynamicRef", "$recursiveRef"]) {
+        const ref = node[keyword];
+        if (typeof ref === "string") {
+          references.push({ ref, resolved: resolveUri(ref, base), path: appendPointer(path, keyword), remote });
+        }
+      }
+      return base;
+    });
+  collect(schema, ROOT_BASE);
   for (const [uri, remote] of Object.entries(remotes)) {
     // Resolving the URI may normalise it (a host's case, an empty path).
     const base = withoutFragment(resolveUri(uri, ROOT_BASE) ?? uri);
     resources.add(withoutFragment(uri)).add(base);
-    collectReferences(remote, base, resources, references, uri);
+    collect(remote, base, uri);
   }
   return references.find(({ resolved }) => resolved === undefined || !resources.has(withoutFragment(resolved)));
 }
@@ -315,13 +307,19 @@ export function compileSchema(
   options: CompileSchemaOptions = {},
 ): CompiledSchema {
   const label = options.label ?? "schema";
-  const limits = options.limits ?? DEFAULT_LIMITS;
+  const limits = options.limits ?? SCHEMA_LIMITS;
   checkDocument(schema, label, limits);
   const remotes = options.remotes ?? {};
   for (const [uri, remote] of Object.entries(remotes)) {
     checkDocument(remote, label, limits, uri);
   }
-  const external = findExternalReference(schema, remotes);
+  const maxSchemas = options.budget?.schemaNodes ?? DEFAULT_VALIDATOR_BUDGET.schemaNodes;
+  let external: Reference | undefined;
+  try {
+    external = findExternalReference(schema, remotes, maxSchemas);
+  } catch (error) {
+    throw error instanceof SchemaRefusal ? specError(error, label) : error;
+  }
   if (external) {
     const where = external.remote === undefined
       ? "points outside it"
@@ -359,15 +357,14 @@ export function compileSchema(
       if (!(error instanceof SchemaRefusal)) throw error;
       refusal = error;
     }
-    const message = refusal.message.replace(/^Cannot compile the schema/, `Cannot compile the ${label}`);
     // The fallback cannot stand in where it would accept values the schema forbids: a
     // format asked to be asserted that it ignores, or a dynamic reference (compiled in 2020-12 only), which it
     // resolves wrongly (the JSON Schema Test Suite's dynamicRef cases show it).
     const unsound = refusal.reason === "format" || refusal.keyword === "$dynamicRef";
     if (refusal.kind === "invalid" || unsound || (untrusted && refusal.reason === "pattern")) {
-      throw new InvalidSpecError(message, { path: refusal.pointer });
+      throw specError(refusal, label);
     }
-    why = message.replace(/^Cannot compile the .*? as /, "");
+    why = refusal.message.replace(/^Cannot compile the schema as /, "");
   }
   if (untrusted) {
     throw new InvalidSpecError(
@@ -376,6 +373,12 @@ export function compileSchema(
     );
   }
   return fallback(label, draft, copy, ownRemotes, assertFormats);
+}
+
+/** The compiled validator's refusal of a schema as `compileSchema` reports it: the schema named by its label. */
+function specError(refusal: SchemaRefusal, label: string): InvalidSpecError {
+  const message = refusal.message.replace(/^Cannot compile the schema/, `Cannot compile the ${label}`);
+  return new InvalidSpecError(message, { path: refusal.pointer });
 }
 
 /**

@@ -30,6 +30,7 @@ import { describeTool, type ToolDescriptor } from "../../core/contract/spec.ts";
 import { markChecked } from "../../core/define/_checked.ts";
 import { parserFor } from "../../core/define/_parser.ts";
 import { InvalidSpecError } from "../../core/common/errors.ts";
+import { checkJsonValue, SCHEMA_LIMITS } from "../../core/common/limits.ts";
 import { contentParts, cutNote, errorText } from "./_content.ts";
 import {
   DEFAULT_MAX_CONTENT_BYTES,
@@ -303,6 +304,16 @@ interface BuiltList {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Why one of a listed tool's schemas is over the schema limits, or `undefined` when neither is. */
+function unboundedSchema(listed: unknown): string | undefined {
+  if (!isRecord(listed)) return undefined;
+  for (const field of ["inputSchema", "outputSchema"]) {
+    const problem = listed[field] === undefined ? undefined : checkJsonValue(listed[field], SCHEMA_LIMITS);
+    if (problem) return `Cannot use the ${field} as it is not bounded JSON: ${problem.message}`;
+  }
+  return undefined;
 }
 
 /** Whether the SDK refused a result's shape. */
@@ -732,13 +743,20 @@ export class McpServerConnection implements AsyncDisposable {
       }
       // One at a time: spreading a server's page into push() overflows the stack on a long one.
       for (const listed of entries) {
+        const name = (listed as { name?: unknown } | null)?.name;
+        const shown = typeof name === "string" ? name.slice(0, 200) : "";
+        // The SDK's check of an entry reads every value of its schemas' properties, in one stretch: a schema over
+        // the limits is left out before it.
+        const unbounded = unboundedSchema(listed);
+        if (unbounded !== undefined) {
+          warnings.push({ tool: shown, message: `Left out "${shown}" as its spec cannot be used: ${unbounded}` });
+          continue;
+        }
         const parsed = specTypeSchemas.Tool["~standard"].validate(listed) as StandardSchemaV1.Result<Tool>;
         if (!parsed.issues) {
           tools.push(parsed.value);
           continue;
         }
-        const name = (listed as { name?: unknown } | null)?.name;
-        const shown = typeof name === "string" ? name.slice(0, 200) : "";
         warnings.push({
           tool: shown,
           message: `Left out ${shown === "" ? "a tool" : `"${shown}"`} as its tools/list entry is malformed: ${

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { fc } from "../../dev_deps.ts";
-import { DEFAULT_LIMITS, type JsonLimits } from "../../../mod.ts";
+import { DEFAULT_LIMITS, type JsonLimits, SCHEMA_LIMITS } from "../../../mod.ts";
 import { checkJsonValue } from "../../../dyn.ts";
 import { copyJsonValue } from "../../../src/core/common/limits.ts";
 
@@ -213,4 +213,29 @@ Deno.test("copyJsonValue() keeps a __proto__ key as a key and reads each getter 
   let reads = 0;
   const shifting = Object.defineProperty({}, "n", { enumerable: true, get: () => ++reads });
   assert.deepEqual(copyJsonValue(shifting), { ok: true, value: { n: 1 } });
+});
+
+Deno.test("checkJsonValue() and copyJsonValue() count objects and arrays against maxContainers, when the limits set it", () => {
+  const limits = unbounded({ maxContainers: 3 });
+  assert.equal(checkJsonValue({ a: [1, 2], b: { c: "x" } }, limits), undefined);
+  const problem = checkJsonValue({ a: [1, 2], b: { c: [] } }, limits);
+  assert.deepEqual(problem, {
+    keyword: "maxContainers",
+    path: "/b/c",
+    message: "Cannot accept the value as it holds more than 3 objects and arrays",
+  });
+  assert.deepEqual(copyJsonValue([[], [], []], limits), { ok: false, problem: { ...problem, path: "/2" } });
+  assert.deepEqual(copyJsonValue([[], []], limits), { ok: true, value: [[], []] });
+  // Scalars are not counted; without the bound, nothing is.
+  assert.equal(checkJsonValue(new Array(10_000).fill(1), limits), undefined);
+  assert.equal(checkJsonValue(new Array(10_000).fill([]), DEFAULT_LIMITS), undefined);
+});
+
+Deno.test("SCHEMA_LIMITS are DEFAULT_LIMITS with at most 5,000 objects and arrays, frozen", () => {
+  assert.deepEqual(SCHEMA_LIMITS, { ...DEFAULT_LIMITS, maxContainers: 5_000 });
+  assert.ok(Object.isFrozen(SCHEMA_LIMITS));
+  // 256 KiB hold 80,000 of them: the walk stops at the first past the bound.
+  const problem = checkJsonValue({ anyOf: new Array(80_000).fill({}) }, SCHEMA_LIMITS);
+  assert.equal(problem?.keyword, "maxContainers");
+  assert.equal(problem?.path, "/anyOf/4998");
 });

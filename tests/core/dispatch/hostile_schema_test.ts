@@ -48,6 +48,83 @@ for (const levels of [20, 30]) {
   });
 }
 
+// 256 KiB holds 80,000 empty schemas (defining them took 0.35 s, compiling them 0.2 s more, in one stretch each) or
+// an enum of 60,000 objects (0.1 s): the count of objects and arrays and the count of subschemas bound that work.
+const OBJECTS =
+  /^Cannot define "hostile": Cannot use the inputSchema as it is not bounded JSON: Cannot accept the value as it holds more than 5000 objects and arrays/;
+const SCHEMAS = /^Cannot compile the inputSchema as it holds more than 1000 schemas \(the budget's schemaNodes\)/;
+const DENSE_SCHEMAS: [string, JsonSchema, RegExp][] = [
+  [
+    "80,000 empty schemas in an anyOf",
+    { type: "object", properties: { x: { anyOf: Array.from({ length: 80_000 }, () => ({})) } } },
+    OBJECTS,
+  ],
+  ["an enum of 60,000 objects", {
+    type: "object",
+    properties: { x: { enum: Array.from({ length: 60_000 }, () => ({})) } },
+  }, OBJECTS],
+  [
+    "50,000 true schemas in an allOf",
+    { type: "object", properties: { x: { allOf: new Array(50_000).fill(true) } } },
+    SCHEMAS,
+  ],
+  [
+    "1,200 properties",
+    { type: "object", properties: Object.fromEntries(Array.from({ length: 1_200 }, (_, i) => [`f${i}`, {}])) },
+    SCHEMAS,
+  ],
+];
+for (const [what, schema, refusal] of DENSE_SCHEMAS) {
+  Deno.test(`defineJsonTool() refuses an untrusted schema of ${what} at once`, async () => {
+    const { result, gapMs } = await largestGap(() => {
+      try {
+        untrustedTool(schema);
+        return undefined;
+      } catch (error) {
+        return error;
+      }
+    });
+    console.log(`${what}: refused, largest event-loop gap ${gapMs.toFixed(1)} ms`);
+    assert.ok(result instanceof InvalidSpecError, String(result));
+    assert.match(result.message, refusal);
+    assert.ok(gapMs < MAX_GAP_MS, `the event loop was blocked for ${gapMs} ms`);
+  });
+}
+
+Deno.test("an untrusted schema of 1,000 schemas is defined, and compiled on its first call, without blocking the event loop", async () => {
+  const properties = Object.fromEntries(
+    Array.from({ length: 998 }, (_, i) => [`field_${i}`, { type: "string", minLength: 1, maxLength: 40 }]),
+  );
+  const schema = { type: "object", properties: { record: { type: "object", properties } } };
+  const defined = await largestGap(() => untrustedTool(schema));
+  const tools = new ToolSet().register(defined.result);
+  const called = await largestGap(() => callOnce(tools, { record: { field_0: "a", field_997: "b" } }));
+  console.log(
+    `1,000 schemas: defined with a largest gap of ${defined.gapMs.toFixed(1)} ms, first call ${
+      called.gapMs.toFixed(1)
+    } ms`,
+  );
+  assert.equal(called.result.type, "output");
+  assert.ok(defined.gapMs < MAX_GAP_MS, `defining blocked the event loop for ${defined.gapMs} ms`);
+  assert.ok(called.gapMs < MAX_GAP_MS, `the first call blocked the event loop for ${called.gapMs} ms`);
+});
+
+Deno.test("defineJsonTool() takes a budget: a schema of your own may hold more schemas", async () => {
+  const schema = { type: "object", properties: { x: { anyOf: new Array(2_000).fill({ type: "integer" }) } } };
+  assert.throws(() => untrustedTool(schema), /holds more than 1000 schemas \(the budget's schemaNodes\)/);
+  const tool = defineJsonTool({
+    name: "hostile",
+    description: "A tool with a large schema of the host's own.",
+    inputSchema: schema,
+    budget: { schemaNodes: 10_000 },
+    effects: [],
+    run: () => ({}),
+  });
+  const tools = new ToolSet().register(tool);
+  assert.equal((await callOnce(tools, { x: 1 })).type, "output");
+  assert.equal((await callOnce(tools, { x: "1" })).type, "failed");
+});
+
 Deno.test("ToolSet.call() ends a call whose input schema exceeds the step budget as a contract failure naming the schema", async () => {
   const tools = new ToolSet().register(untrustedTool(exponentialSchema(14)));
   const args = { list: new Array(40).fill("secret-argument") };
@@ -246,25 +323,25 @@ const costlyOverLargeValues: [string, JsonSchema, unknown, "output" | "contract"
     "contract",
   ],
   [
-    "an enum of 10,000 arrays against 30,000 items",
-    { type: "object", properties: { list: { items: { enum: Array.from({ length: 10_000 }, (_, i) => [i]) } } } },
-    { list: new Array(30_000).fill([9_999]) },
+    "an enum of 4,000 arrays against 30,000 items",
+    { type: "object", properties: { list: { items: { enum: Array.from({ length: 4_000 }, (_, i) => [i]) } } } },
+    { list: new Array(30_000).fill([3_999]) },
     "output",
   ],
   [
-    "2,000 item schemas in an allOf over 40,000 strings",
+    "450 item schemas in an allOf over 40,000 strings",
     {
       type: "object",
-      properties: { list: { allOf: Array.from({ length: 2_000 }, (_, i) => ({ items: { maxLength: 100 + i } })) } },
+      properties: { list: { allOf: Array.from({ length: 450 }, (_, i) => ({ items: { maxLength: 100 + i } })) } },
     },
     { list: new Array(40_000).fill("ab") },
     "contract",
   ],
   [
-    "2,000 maxLength in an allOf over a 120,000-character string",
+    "900 maxLength in an allOf over a 120,000-character string",
     {
       type: "object",
-      properties: { text: { allOf: Array.from({ length: 2_000 }, (_, i) => ({ maxLength: 100_000 + i })) } },
+      properties: { text: { allOf: Array.from({ length: 900 }, (_, i) => ({ maxLength: 100_000 + i })) } },
     },
     { text: "é".repeat(120_000) },
     "contract",

@@ -168,7 +168,7 @@ Deno.test("2,000 dynamic references to 2,000 anchors of one name cost their sum,
   }
   // A bound against a stall, not a speed claim: linking every reference to every anchor took 2.4 s here.
   const started = performance.now();
-  const validator = compileValidator({ type: "object", properties, $defs: defs });
+  const validator = compileValidator({ type: "object", properties, $defs: defs }, { budget: { schemaNodes: 10_000 } });
   const ms = performance.now() - started;
   assert.ok(ms < 1_000, `compiling took ${ms.toFixed(0)} ms`);
   // The outermost resource with the anchor wins: the root has none, so each property's own resource does.
@@ -235,7 +235,7 @@ Deno.test("a chain of 200 $ref validates; one of 20,000 is refused as too deep, 
   const validator = compileValidator(chain(200));
   assert.equal(validator.isValid(1), true);
   assert.equal(validator.isValid("1"), false);
-  const error = refusal(() => compileValidator(chain(20_000)));
+  const error = refusal(() => compileValidator(chain(20_000), { budget: { schemaNodes: 30_000 } }));
   assert.equal(error.kind, "invalid");
   assert.equal(error.reason, "depth");
 });
@@ -266,11 +266,37 @@ Deno.test("a format scan, a code point count and draft-07 content are charged by
   const format = compileValidator({ format: "regex" }, { formats: "assert", scanners: FORMATS, budget });
   assert.throws(() => format.isValid(text), SchemaBudgetError);
   assert.equal(format.isValid("a".repeat(900)), true);
-  // A length past the UTF-16 fast path counts code points: a step for every 16 units.
+  // A length past the UTF-16 fast path counts code points: a step for every 8 units.
   const length = compileValidator({ maxLength: 100 }, { budget: { stepsPerValue: 100 } });
-  assert.equal(length.isValid("é".repeat(1_500)), false);
-  assert.throws(() => length.isValid("é".repeat(1_700)), SchemaBudgetError);
+  assert.equal(length.isValid("é".repeat(750)), false);
+  assert.throws(() => length.isValid("é".repeat(850)), SchemaBudgetError);
   const content = compileValidator({ contentMediaType: "application/json" }, { draft: "7", formats: "assert", budget });
   assert.throws(() => content.isValid(`"${"a".repeat(600)}"`), SchemaBudgetError);
   assert.equal(content.isValid(`"${"a".repeat(400)}"`), true);
+});
+
+Deno.test("a schema that holds more schemas than the budget's schemaNodes is refused at the first one past it", () => {
+  // Each a schema of its own, as parsed JSON has them.
+  const anyOf = (count: number, item: unknown) => ({
+    anyOf: Array.from({ length: count }, () => structuredClone(item)),
+  });
+  // The root and 999 in its anyOf: 1,000 schemas, the default.
+  assert.equal(compileValidator(anyOf(999, {})).isValid(1), true);
+  const error = refusal(() => compileValidator(anyOf(80_000, {})));
+  assert.equal(error.kind, "invalid");
+  assert.equal(error.reason, "budget");
+  assert.equal(error.pointer, "/anyOf/999");
+  assert.equal(
+    error.message,
+    "Cannot compile the schema as it holds more than 1000 schemas (the budget's schemaNodes)",
+  );
+  // Booleans are schemas; so are the remotes' and the unreferenced $defs'.
+  assert.equal(refusal(() => compileValidator(anyOf(1_000, true))).reason, "budget");
+  assert.equal(refusal(() => compileValidator({ $defs: { unused: anyOf(1_000, {}) } })).reason, "budget");
+  const remotes = { "https://example.com/big": anyOf(999, {}) };
+  assert.equal(refusal(() => compileValidator({ $ref: "https://example.com/big" }, { remotes })).reason, "budget");
+  // The bound is the caller's to raise.
+  const raised = compileValidator(anyOf(5_000, { type: "integer" }), { budget: { schemaNodes: 5_001 } });
+  assert.equal(raised.isValid(1), true);
+  assert.equal(raised.isValid("1"), false);
 });

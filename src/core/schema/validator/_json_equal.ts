@@ -73,16 +73,18 @@ function encode(value: unknown, budget: { left: number }): string | undefined {
   return budget.left < 0 ? undefined : text;
 }
 
-/** The depth of a JSON value, counting up to `max + 1` without recursion. */
+/**
+ * The depth of a JSON value, read no deeper than `max + 1` levels: past `max` it returns `max + 1`. It recurses,
+ * at most `max + 1` calls deep, with no allocation for a value of scalars.
+ */
 export function jsonDepth(value: unknown, max: number): number {
+  if (typeof value !== "object" || value === null) return 0;
+  if (max < 1) return 1;
   let deepest = 0;
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (typeof node !== "object" || node === null) continue;
-    if (depth + 1 > deepest) deepest = depth + 1;
-    if (deepest > max) return deepest;
-    for (const key in node) stack.push([(node as Record<string, unknown>)[key], depth + 1]);
+  for (const item of Array.isArray(value) ? value : Object.values(value)) {
+    if (typeof item !== "object" || item === null) continue;
+    deepest = Math.max(deepest, jsonDepth(item, max - 1));
+    if (deepest >= max) break;
   }
-  return deepest;
+  return deepest + 1;
 }

@@ -23,8 +23,26 @@ export function tooDeep(location: string): SchemaRefusal {
   );
 }
 
+/**
+ * The refusal of schema documents that hold more than `max` schemas, found at `location`: the schema whose count
+ * passed it.
+ */
+export function tooManySchemas(max: number, location: string): SchemaRefusal {
+  return new SchemaRefusal(
+    "invalid",
+    "budget",
+    "",
+    location,
+    `Cannot compile the schema as it holds more than ${max} schemas (the budget's schemaNodes)`,
+  );
+}
+
 /** What the index knows about the schema documents. */
 export interface Registry {
+  /** The most schemas the documents may hold; indexing stops past it. */
+  readonly maxSchemas: number;
+  /** The schemas indexed so far, booleans included. */
+  held: number;
   /** Fragment-free URI → the schema resource it names. */
   readonly resources: Map<string, unknown>;
   /** Absolute URI with a plain-name fragment → the schema it names. */
@@ -43,8 +61,19 @@ export interface Target {
   readonly base: string;
 }
 
-/** Resolves a URI reference against a base, or `undefined` when it does not parse. */
+// A fragment of printable ASCII that URL parsing keeps as written (it percent-encodes only controls, space, `"`,
+// `<`, `>` and a backtick there).
+const PLAIN_FRAGMENT = /^#[!#-;=?-_a-~]*$/;
+
+/**
+ * Resolves a URI reference against a base (an absolute URI as this function returns it), or `undefined` when it
+ * does not parse. A plain fragment (`#/$defs/a`, the common `$ref`) names the base's document without a URL parse.
+ */
 export function resolveUri(reference: string, base: string): string | undefined {
+  if (PLAIN_FRAGMENT.test(reference)) {
+    const hash = base.indexOf("#");
+    return (hash === -1 ? base : base.slice(0, hash)) + reference;
+  }
   try {
     return new URL(reference, base).href;
   } catch {
@@ -61,9 +90,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Creates an empty registry. */
-export function createRegistry(): Registry {
+/** Creates an empty registry for documents that hold at most `maxSchemas` schemas. */
+export function createRegistry(maxSchemas: number): Registry {
   return {
+    maxSchemas,
+    held: 0,
     resources: new Map(),
     anchors: new Map(),
     dynamicAnchors: new Map(),
@@ -77,7 +108,8 @@ export function createRegistry(): Registry {
  * and location. Only subschema keywords are walked, so an `$id` inside
  * `enum` or an unknown keyword names nothing, as the specification says.
  *
- * @throws {SchemaRefusal} When the document nests deeper than {@linkcode MAX_SCHEMA_DEPTH} or an `$id` is malformed.
+ * @throws {SchemaRefusal} When the document nests deeper than {@linkcode MAX_SCHEMA_DEPTH}, the documents hold more
+ * schemas than the registry's `maxSchemas`, or an `$id` is malformed.
  */
 export function indexDocument(document: unknown, base: string, prefix: string, draft: Draft, registry: Registry): void {
   claim(registry.resources, base, document, prefix, "$id", registry);
@@ -122,7 +154,10 @@ function walk(
   registry: Registry,
   prefix: string,
 ): void {
-  if (!isObject(node) || registry.bases.has(node)) return;
+  if (isObject(node) ? registry.bases.has(node) : typeof node !== "boolean") return;
+  // A boolean schema costs the check and the compiler a node too.
+  if (++registry.held > registry.maxSchemas) throw tooManySchemas(registry.maxSchemas, location);
+  if (!isObject(node)) return;
   if (depth > MAX_SCHEMA_DEPTH) throw tooDeep(location);
   let own = base;
   // Draft-07 ignores every sibling of `$ref`, `$id` included.

@@ -7,6 +7,16 @@
 /** Bounds on the work a schema may cost; each is a count, not a time. */
 export interface ValidatorBudget {
   /**
+   * The most schemas the schema and its remotes may hold, every subschema
+   * counted once whether a reference reaches it or not. Defining and
+   * compiling a schema takes time in proportion to it, in one synchronous
+   * stretch, and the size limits alone do not bound it: 256 KiB holds 80,000
+   * empty schemas. Counted in the first walk, which stops past it, so a
+   * schema over it is refused as `invalid` with reason `budget` before any
+   * costlier work. Default {@linkcode DEFAULT_VALIDATOR_BUDGET}.schemaNodes.
+   */
+  readonly schemaNodes?: number;
+  /**
    * The most schema nodes the schema may expand to, counting each `$ref`
    * target once per place that reaches it (a recursive reference counts
    * once). An untrusted schema's distinct pattern (any engine but the
@@ -30,8 +40,9 @@ export interface ValidatorBudget {
   readonly stepsPerValue?: number;
 }
 
-/** The default budget: 100,000 compiled nodes, 1,000,000 steps per value. */
+/** The default budget: 1,000 schemas held, 100,000 compiled nodes, 1,000,000 steps per value. */
 export const DEFAULT_VALIDATOR_BUDGET: Required<ValidatorBudget> = Object.freeze({
+  schemaNodes: 1_000,
   compiledNodes: 100_000,
   stepsPerValue: 1_000_000,
 });

@@ -156,9 +156,10 @@ export function checkValidator(schema: unknown, options: ValidatorOptions = {}):
   const known = draft;
   const patterns = options.patterns ?? nativePatterns;
   const assertFormats = options.formats === "assert";
+  const maxSchemas = options.budget?.schemaNodes ?? DEFAULT_VALIDATOR_BUDGET.schemaNodes;
   const checked = checkSchema(schema, ROOT_BASE, {
     draft,
-    registry: index(schema, options.remotes, draft),
+    registry: index(schema, options.remotes, draft, maxSchemas),
     patterns,
     assertFormats,
     maxNodes: options.budget?.compiledNodes ?? DEFAULT_VALIDATOR_BUDGET.compiledNodes,
@@ -174,7 +175,7 @@ export function checkValidator(schema: unknown, options: ValidatorOptions = {}):
       if (assertsFormats && scanners === undefined) {
         throw new TypeError("Cannot compile the schema as it asserts a format: current value is no format scanners");
       }
-      const registry = index(schema, options.remotes, known);
+      const registry = index(schema, options.remotes, known, maxSchemas);
       const runtime: Runtime = {
         steps: 0,
         limit: options.budget?.stepsPerValue ?? DEFAULT_VALIDATOR_BUDGET.stepsPerValue,
@@ -227,8 +228,13 @@ export function checkValidator(schema: unknown, options: ValidatorOptions = {}):
 const NO_PATTERNS: ReadonlyMap<string, CompiledPattern> = new Map();
 
 /** Indexes the schema and its remotes: their resources, anchors, base URIs and locations. */
-function index(schema: unknown, remotes: Readonly<Record<string, unknown>> | undefined, draft: Draft): Registry {
-  const registry = createRegistry();
+function index(
+  schema: unknown,
+  remotes: Readonly<Record<string, unknown>> | undefined,
+  draft: Draft,
+  maxSchemas: number,
+): Registry {
+  const registry = createRegistry(maxSchemas);
   for (const [uri, remote] of Object.entries(remotes ?? {})) {
     const base = resolveUri(uri, ROOT_BASE)?.replace(/#.*$/, "") ?? uri;
     indexDocument(remote, base, `${uri}#`, draft, registry);
