@@ -34,6 +34,14 @@ Deno.test("connecting to a server with 120 schemas of 12 KB yields to the event 
   assert.ok(gapMs < MAX_GAP_MS, `the event loop was blocked for ${gapMs} ms`);
 });
 
+Deno.test("connecting to a server with a page of 120 large schemas yields to the event loop while it checks the page", async () => {
+  const { result: connection, gapMs } = await largestGap(() => connectFixture("long-page"));
+  await using _closed = connection;
+  console.log(`long-page: ${connection.tools.length} tools, largest event-loop gap ${gapMs.toFixed(1)} ms`);
+  assert.equal(connection.tools.length, 120);
+  assert.ok(gapMs < MAX_GAP_MS, `the event loop was blocked for ${gapMs} ms`);
+});
+
 Deno.test("connecting leaves out a server tool whose input schema holds 80,000 schemas, and calls one of 992, without blocking the event loop", async () => {
   const { result: connection, gapMs } = await largestGap(() => connectFixture("dense-schemas"));
   await using _closed = connection;

@@ -360,8 +360,19 @@ class McpServerTool implements McpTool {
 type CallTool = (tool: McpServerTool, input: unknown, ctx: ToolContext) => Promise<ExecutionEvent>;
 
 const CONNECTION_TOKEN = Symbol("McpServerConnection");
-/** The longest the definition of listed tools holds the event loop before it yields, in milliseconds. */
+/** The longest the checking and definition of listed tools hold the event loop before they yield, in milliseconds. */
 const BUILD_SLICE_MS = 10;
+
+/** A pause between units of work that yields to the event loop once `ms` have passed since the last it yielded. */
+function slices(ms: number): (signal?: AbortSignal) => Promise<void> {
+  let started = performance.now();
+  return async (signal) => {
+    if (performance.now() - started <= ms) return;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    signal?.throwIfAborted();
+    started = performance.now();
+  };
+}
 let openConnection: (connection: McpServerConnection, timeoutMs: number) => Promise<void>;
 
 /**
@@ -742,7 +753,10 @@ export class McpServerConnection implements AsyncDisposable {
         );
       }
       // One at a time: spreading a server's page into push() overflows the stack on a long one.
+      const pause = slices(BUILD_SLICE_MS);
       for (const listed of entries) {
+        // Checking an entry reads its schemas whole: on a long page, the host's other work gets its turn.
+        await pause(options.signal);
         const name = (listed as { name?: unknown } | null)?.name;
         const shown = typeof name === "string" ? name.slice(0, 200) : "";
         // The SDK's check of an entry reads every value of its schemas' properties, in one stretch: a schema over
@@ -815,14 +829,10 @@ export class McpServerConnection implements AsyncDisposable {
     const warnings = [...listWarnings];
     const owners = new Map<string, string>();
     const overrides = this.#options.tools;
-    let slice = performance.now();
+    const pause = slices(BUILD_SLICE_MS);
     for (const tool of tools) {
       // Checking a large schema takes tens of milliseconds: between tools, the host's other work gets its turn.
-      if (performance.now() - slice > BUILD_SLICE_MS) {
-        await new Promise((resolve) => setTimeout(resolve, 0));
-        signal?.throwIfAborted();
-        slice = performance.now();
-      }
+      await pause(signal);
       if (tool.name === "") {
         warnings.push({ tool: tool.name, message: "Left out a tool with an empty name" });
         continue;
