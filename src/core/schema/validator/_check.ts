@@ -520,12 +520,6 @@ class Checker {
   }
 
   /**
-   * The size the schema would have with every `$ref` inlined, counting a
-   * reference back into itself once, and its deepest nesting; counted
-   * without recursion and stopped past `cap`, so an exponential expansion
-   * costs no more than `cap`.
-   */
-  /**
    * Refuses schemas that apply themselves to the same value again, through
    * references and in-place keywords only (`{ "$ref": "#" }`, two `allOf`s
    * naming each other): validating any value would never end.
@@ -568,6 +562,12 @@ class Checker {
     }
   }
 
+  /**
+   * The size the schema would have with every `$ref` inlined, counting a
+   * reference back into itself once, and its deepest nesting; counted
+   * without recursion and stopped past `cap`, so an exponential expansion
+   * costs no more than `cap`.
+   */
   #measure(root: unknown, cap: number): { size: number; depth: number } {
     const childrenOf = (node: unknown) => (isObject(node) ? this.#children.get(node) : undefined) ?? [];
     const sizes = new Map<unknown, number>();
