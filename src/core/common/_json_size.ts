@@ -136,6 +136,29 @@ export function leanVerdict(value: unknown, maxBytes: number, maxDepth: number, 
 }
 
 /**
+ * Whether a value holds at most `max` objects and arrays, counting until it
+ * finds one more. Run only on a value the lean pass has shown bounded in
+ * depth (a cycle would not end).
+ *
+ * @param value The value.
+ * @param max The most objects and arrays allowed.
+ */
+export function containersAtMost(value: unknown, max: number): boolean {
+  let count = 0;
+  const holds = (node: unknown): boolean => {
+    if (typeof node !== "object" || node === null) return true;
+    if (++count > max) return false;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) if (!holds(node[i])) return false;
+      return true;
+    }
+    for (const key in node) if (!holds((node as Record<string, unknown>)[key])) return false;
+    return true;
+  };
+  return holds(value);
+}
+
+/**
  * Whether a value parsed from a JSON text that vouches for its size and its
  * strings is plain bounded JSON: only its depth and its numbers are left to
  * check (a JSON text may write a number too large for a double, which

@@ -6,7 +6,7 @@
  */
 
 import { toPointer } from "./_json_pointer.ts";
-import { encodedStringBytes, leanCopy, leanVerdict, NOT_SHOWN, numberBytes } from "./_json_size.ts";
+import { containersAtMost, encodedStringBytes, leanCopy, leanVerdict, NOT_SHOWN, numberBytes } from "./_json_size.ts";
 import { messageOfThrown } from "./_describe_thrown.ts";
 
 /** The bounds a schema or value must stay within. */
@@ -235,9 +235,12 @@ export function copyJsonValue(
   limits: JsonLimits = DEFAULT_LIMITS,
 ): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: LimitProblem } {
   try {
-    // Most values are far below the bounds: one lean pass copies them. It counts no objects.
-    const lean = limits.maxContainers === undefined ? leanCopy(value, limits.maxBytes, limits.maxDepth) : NOT_SHOWN;
-    if (lean !== NOT_SHOWN) return { ok: true, value: lean };
+    // Most values are far below the bounds: one lean pass copies them, and the copy's objects are counted.
+    const { maxBytes, maxDepth, maxContainers } = limits;
+    const lean = leanCopy(value, maxBytes, maxDepth);
+    if (lean !== NOT_SHOWN && (maxContainers === undefined || containersAtMost(lean, maxContainers))) {
+      return { ok: true, value: lean };
+    }
   } catch {
     // The detailed walk reads the value again and reports the throw.
   }
@@ -279,10 +282,9 @@ export function checkJsonValue(
     // Most values are far below the byte bound: counting sizes at their
     // largest settles them without measuring a string or a number.
     const { maxBytes, maxDepth, maxContainers } = limits;
-    // They count no objects.
     if (
-      maxContainers === undefined &&
-      (leanVerdict(value, maxBytes, maxDepth, "bound") || leanVerdict(value, maxBytes, maxDepth, "exact"))
+      (leanVerdict(value, maxBytes, maxDepth, "bound") || leanVerdict(value, maxBytes, maxDepth, "exact")) &&
+      (maxContainers === undefined || containersAtMost(value, maxContainers))
     ) {
       return undefined;
     }
