@@ -19,6 +19,7 @@
  */
 
 import { isRecord } from "../common/_is_record.ts";
+import { copyJsonValue, type JsonLimits } from "../common/limits.ts";
 import { showValue } from "../common/_show_value.ts";
 import { MemoryNonceStore, type NonceStore } from "./nonce_store.ts";
 import type { Sealed, VerifyResult } from "./stamp.ts";
@@ -27,6 +28,18 @@ import { SEALING } from "./_apart.ts";
 
 export { MemoryNonceStore, type MemoryNonceStoreOptions, type NonceStore } from "./nonce_store.ts";
 export type { Sealed, SealStamp, VerifyFailureReason, VerifyResult } from "./stamp.ts";
+
+// Bounds past which the canonical encoding refuses a record anyway.
+const COPY_LIMITS: JsonLimits = Object.freeze({ maxBytes: 64 * 1024 * 1024, maxDepth: 64 });
+
+/**
+ * A plain JSON copy of `value`, each property read once; `value` itself when it is not plain JSON within bounds, for
+ * the canonical encoding to refuse as it does.
+ */
+function copied<T>(value: T): T {
+  const copy = copyJsonValue(value, COPY_LIMITS);
+  return copy.ok ? copy.value as T : value;
+}
 
 /**
  * A key that signs or verifies seals. `secret` is raw key material (a
@@ -253,7 +266,10 @@ export class RecordSeal {
       );
     }
     checkSubject(subject, "subject");
-    return await SEALING.use((sealing) => sealing.sealRecord(this.#settings, record, subject));
+    // Before the sealing part has loaded, the record is read now, into a copy: what is sealed is the record as it
+    // was when this was called, not as the caller left it by the time the part loaded.
+    const now = SEALING.loaded === undefined ? copied(record) : record;
+    return await SEALING.use((sealing) => sealing.sealRecord(this.#settings, now, subject));
   }
 
   /**
@@ -294,7 +310,8 @@ export class RecordSeal {
   async verify(record: unknown, expected: VerifyExpectation = {}): Promise<VerifyResult> {
     const subject = isRecord(expected) ? expected.subject : undefined;
     checkSubject(subject, "expected.subject");
-    return await SEALING.use((sealing) => sealing.verifyRecord(this.#settings, record, subject));
+    const now = SEALING.loaded === undefined ? copied(record) : record;
+    return await SEALING.use((sealing) => sealing.verifyRecord(this.#settings, now, subject));
   }
 }
 
