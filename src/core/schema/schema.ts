@@ -9,7 +9,7 @@
 import type { DiagnosticReport } from "../common/diagnostics.ts";
 import { boundDiagnostics } from "../common/diagnostics.ts";
 import { InvalidSpecError } from "../common/errors.ts";
-import { checkJsonValue, type JsonLimits, SCHEMA_LIMITS } from "../common/limits.ts";
+import { copyJsonValue, type JsonLimits, SCHEMA_LIMITS } from "../common/limits.ts";
 import { appendPointer } from "../common/_json_pointer.ts";
 import { messageOfThrown } from "../common/_describe_thrown.ts";
 import { DEFAULT_VALIDATOR_BUDGET, type ValidatorBudget } from "./validator/budget.ts";
@@ -212,27 +212,29 @@ function findExternalReference(
   return references.find(({ resolved }) => resolved === undefined || !resources.has(withoutFragment(resolved)));
 }
 
-/** Refuses the schema, or one of its remotes, when it is not bounded JSON or not a JSON Schema. */
-function checkDocument(document: unknown, label: string, limits: JsonLimits, remote?: string): void {
+/**
+ * A private copy of the schema, or of one of its remotes, each property read once; refuses it when it is not bounded
+ * JSON or not a JSON Schema.
+ */
+function checkedCopy(document: unknown, label: string, limits: JsonLimits, remote?: string): JsonSchema {
   const what = remote === undefined ? "it" : `its remote "${remote}"`;
-  const problem = checkJsonValue(document, limits);
-  if (problem) {
+  const copied = copyJsonValue(document, limits);
+  if (!copied.ok) {
     throw new InvalidSpecError(
-      `Cannot compile the ${label} as ${what} is not bounded JSON: ${problem.message}`,
-      { path: problem.path },
+      `Cannot compile the ${label} as ${what} is not bounded JSON: ${copied.problem.message}`,
+      { path: copied.problem.path },
     );
   }
-  if (
-    typeof document !== "boolean" &&
-    (typeof document !== "object" || document === null || Array.isArray(document))
-  ) {
+  const copy = copied.value;
+  if (typeof copy !== "boolean" && (typeof copy !== "object" || copy === null || Array.isArray(copy))) {
     throw new InvalidSpecError(
       `Cannot compile the ${label} as a JSON Schema must be an object or a boolean: current value ${
         remote === undefined ? "" : `of ${what} `
-      }is ${JSON.stringify(document)}`,
+      }is ${JSON.stringify(copy)}`,
       { path: "" },
     );
   }
+  return copy as JsonSchema;
 }
 
 /**
@@ -308,15 +310,17 @@ export function compileSchema(
 ): CompiledSchema {
   const label = options.label ?? "schema";
   const limits = options.limits ?? SCHEMA_LIMITS;
-  checkDocument(schema, label, limits);
-  const remotes = options.remotes ?? {};
-  for (const [uri, remote] of Object.entries(remotes)) {
-    checkDocument(remote, label, limits, uri);
-  }
+  // Private copies, which the validator reads when it is built, on the first validation: nothing can change them
+  // in between, so what passes the checks now is what it compiles then.
+  const copy = checkedCopy(schema, label, limits);
+  // fromEntries defines own properties: a remote keyed "__proto__" stays a remote.
+  const ownRemotes: Record<string, JsonSchema> = Object.fromEntries(
+    Object.entries(options.remotes ?? {}).map(([uri, remote]) => [uri, checkedCopy(remote, label, limits, uri)]),
+  );
   const maxSchemas = options.budget?.schemaNodes ?? DEFAULT_VALIDATOR_BUDGET.schemaNodes;
   let external: Reference | undefined;
   try {
-    external = findExternalReference(schema, remotes, maxSchemas);
+    external = findExternalReference(copy, ownRemotes, maxSchemas);
   } catch (error) {
     throw error instanceof SchemaRefusal ? specError(error, label) : error;
   }
@@ -329,12 +333,8 @@ export function compileSchema(
       { path: external.path },
     );
   }
-  const draft = options.draft ?? draftOf(schema);
+  const draft = options.draft ?? draftOf(copy);
   const assertFormats = options.formats === "assert";
-  // Private copies, which the validator reads when it is built, on the first validation: nothing can change them
-  // in between, so what passed the check now is what it compiles then.
-  const copy = structuredClone(schema);
-  const ownRemotes = Object.keys(remotes).length === 0 ? remotes : structuredClone(remotes);
   // Any pattern engine but the native one marks the schema untrusted: it never runs on the
   // fallback validator, which has no step budget and backtracks.
   const untrusted = options.patterns !== undefined && options.patterns !== nativePatterns;
