@@ -94,6 +94,22 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
  */
 const JSON_FIELDS = ["inputSchema", "outputSchema", "hints"] as const;
 
+/**
+ * Why a spec's JSON field is refused by its limits (`SCHEMA_LIMITS` for a schema, `DEFAULT_LIMITS` for the hints),
+ * with where; `undefined` when it is within them.
+ *
+ * @param field The field.
+ * @param value Its value, present.
+ * @returns The problem as a spec problem, or `undefined`.
+ */
+export function unboundedField(field: (typeof JSON_FIELDS)[number], value: unknown): SpecProblem | undefined {
+  const problem = checkJsonValue(value, field === "hints" ? DEFAULT_LIMITS : SCHEMA_LIMITS);
+  return problem && {
+    path: `/${field}${problem.path}`,
+    message: `Cannot use the ${field} as it is not bounded JSON: ${problem.message}`,
+  };
+}
+
 function specProblems(spec: ToolSpec): SpecProblem[] {
   const problems: SpecProblem[] = [];
   const refuse = (path: string, message: string) => problems.push({ path, message });
@@ -171,11 +187,8 @@ function specProblems(spec: ToolSpec): SpecProblem[] {
     });
   }
   for (const field of JSON_FIELDS) {
-    const limits = field === "hints" ? DEFAULT_LIMITS : SCHEMA_LIMITS;
-    const problem = spec[field] === undefined ? undefined : checkJsonValue(spec[field], limits);
-    if (problem) {
-      refuse(`/${field}${problem.path}`, `Cannot use the ${field} as it is not bounded JSON: ${problem.message}`);
-    }
+    const problem = spec[field] === undefined ? undefined : unboundedField(field, spec[field]);
+    if (problem) refuse(problem.path, problem.message);
   }
   if (spec.semantics !== undefined) {
     if (!isPlainRecord(spec.semantics)) {

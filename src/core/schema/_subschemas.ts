@@ -3,6 +3,7 @@
 // (const, enum, default, a property's name) for a schema.
 
 import { appendPointer } from "../common/_json_pointer.ts";
+import { isRecord } from "../common/_is_record.ts";
 
 // Keywords whose value is a schema, an array of schemas, or a map of schemas,
 // in any draft the core reads. Everything else is data and not walked.
@@ -30,10 +31,6 @@ const SCHEMA_MAPS = new Set([
   "dependencies",
 ]);
 
-function isObjectSchema(value: unknown): boolean {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /**
  * Visits every object subschema of `schema`, parents first. `visit` gets the
  * subschema, its JSON Pointer and what its parent's visit returned, and
@@ -45,19 +42,17 @@ export function walkSubschemas<C>(
   visit: (node: Record<string, unknown>, path: string, context: C) => C,
   path = "",
 ): void {
-  if (!isObjectSchema(schema)) return;
+  if (!isRecord(schema)) return;
   const node = schema as Record<string, unknown>;
   const inner = visit(node, path, context);
   for (const [keyword, value] of Object.entries(node)) {
     const at = appendPointer(path, keyword);
     // A boolean schema has nothing to visit: no path is written for it.
     if (SCHEMA_ARRAYS.has(keyword) && Array.isArray(value)) {
-      value.forEach((item, i) =>
-        isObjectSchema(item) && walkSubschemas(item, inner, visit, appendPointer(at, String(i)))
-      );
+      value.forEach((item, i) => isRecord(item) && walkSubschemas(item, inner, visit, appendPointer(at, String(i))));
     } else if (SCHEMA_MAPS.has(keyword) && typeof value === "object" && value !== null) {
       for (const [name, item] of Object.entries(value)) {
-        if (isObjectSchema(item)) walkSubschemas(item, inner, visit, appendPointer(at, name));
+        if (isRecord(item)) walkSubschemas(item, inner, visit, appendPointer(at, name));
       }
     } else if (SCHEMA_VALUED.has(keyword)) {
       walkSubschemas(value, inner, visit, at);

@@ -33,12 +33,15 @@ export type { Sealed, SealStamp, VerifyFailureReason, VerifyResult } from "./sta
 const COPY_LIMITS: JsonLimits = Object.freeze({ maxBytes: 64 * 1024 * 1024, maxDepth: 64 });
 
 /**
- * A plain JSON copy of `value`, each property read once; `value` itself when it is not plain JSON within bounds, for
- * the canonical encoding to refuse as it does.
+ * The record a seal or verify works on: the record itself once the sealing part has loaded (it is read at once then).
+ * Before, it is read now, into a plain JSON copy, each property once, so that what is sealed or verified is the record
+ * as it was when the call was made, not as the caller left it by the time the part loaded. A record that is not plain
+ * JSON within bounds is passed on as it is, for the canonical encoding to refuse as it does.
  */
-function copied<T>(value: T): T {
-  const copy = copyJsonValue(value, COPY_LIMITS);
-  return copy.ok ? copy.value as T : value;
+function readNow<T>(record: T): T {
+  if (SEALING.loaded !== undefined) return record;
+  const copy = copyJsonValue(record, COPY_LIMITS);
+  return copy.ok ? copy.value as T : record;
 }
 
 /**
@@ -266,9 +269,7 @@ export class RecordSeal {
       );
     }
     checkSubject(subject, "subject");
-    // Before the sealing part has loaded, the record is read now, into a copy: what is sealed is the record as it
-    // was when this was called, not as the caller left it by the time the part loaded.
-    const now = SEALING.loaded === undefined ? copied(record) : record;
+    const now = readNow(record);
     return await SEALING.use((sealing) => sealing.sealRecord(this.#settings, now, subject));
   }
 
@@ -310,7 +311,7 @@ export class RecordSeal {
   async verify(record: unknown, expected: VerifyExpectation = {}): Promise<VerifyResult> {
     const subject = isRecord(expected) ? expected.subject : undefined;
     checkSubject(subject, "expected.subject");
-    const now = SEALING.loaded === undefined ? copied(record) : record;
+    const now = readNow(record);
     return await SEALING.use((sealing) => sealing.verifyRecord(this.#settings, now, subject));
   }
 }

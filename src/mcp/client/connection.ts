@@ -26,11 +26,10 @@ import { type ToolFailure, toolFailure } from "../../core/contract/failure.ts";
 import { compileSchema } from "../../core/schema/schema.ts";
 import { FALLBACK } from "../../core/schema/_apart.ts";
 import { linearPatterns } from "../../core/schema/validator/linear_patterns.ts";
-import { describeTool, type ToolDescriptor } from "../../core/contract/spec.ts";
+import { describeTool, type ToolDescriptor, unboundedField } from "../../core/contract/spec.ts";
 import { markChecked } from "../../core/define/_checked.ts";
 import { parserFor } from "../../core/define/_parser.ts";
 import { InvalidSpecError } from "../../core/common/errors.ts";
-import { checkJsonValue, SCHEMA_LIMITS } from "../../core/common/limits.ts";
 import { contentParts, cutNote, errorText } from "./_content.ts";
 import {
   DEFAULT_MAX_CONTENT_BYTES,
@@ -309,9 +308,9 @@ function describe(error: unknown): string {
 /** Why one of a listed tool's schemas is over the schema limits, or `undefined` when neither is. */
 function unboundedSchema(listed: unknown): string | undefined {
   if (!isRecord(listed)) return undefined;
-  for (const field of ["inputSchema", "outputSchema"]) {
-    const problem = listed[field] === undefined ? undefined : checkJsonValue(listed[field], SCHEMA_LIMITS);
-    if (problem) return `Cannot use the ${field} as it is not bounded JSON: ${problem.message}`;
+  for (const field of ["inputSchema", "outputSchema"] as const) {
+    const problem = listed[field] === undefined ? undefined : unboundedField(field, listed[field]);
+    if (problem) return problem.message;
   }
   return undefined;
 }
