@@ -1,7 +1,7 @@
 // The test task: every check the project has, in order, with one summary.
 // Each step is a Deno subcommand run with this same Deno binary.
 
-import { closingLine, countsOf, type TestCounts } from "./_test_counts.ts";
+import { closingLine, countsOf, duration, restated, type TestCounts } from "./_test_counts.ts";
 
 interface Step {
   readonly name: string;
@@ -93,7 +93,7 @@ const steps: readonly Step[] = [
   { name: "bridge tests", args: ["test", DEV_LOCK, "--allow-all", "tests/bridges/", "tests/otel/"] },
   // The demo, run end to end as a user runs it (it spawns an MCP server and writes a file).
   { name: "demo tests", args: ["test", DEV_LOCK, "--allow-all", "tests/examples/"] },
-  // Last, so the output closes on `deno test`'s own count just before the summary.
+  // Last, so the output closes on the count of a `deno test` run just before the summary.
   // The core's tests get no permissions at all (no --allow flag): that is the proof it does no IO.
   {
     name: "core tests",
@@ -117,7 +117,7 @@ async function relay(stream: ReadableStream<Uint8Array>, sink: typeof Deno.stdou
     const counts = countsOf(line);
     if (counts) tally.push(counts);
     // write() may take part of a buffer; the rest is written until none is left.
-    let bytes = encoder.encode(line + ending);
+    let bytes = encoder.encode(restated(line) + ending);
     while (bytes.length > 0) bytes = bytes.subarray(await sink.write(bytes));
   };
   let pending = "";
@@ -133,7 +133,7 @@ const taskStarted = performance.now();
 const results: { name: string; ok: boolean; seconds: number; passed: number; failed: number }[] = [];
 for (const step of steps) {
   if (only && !only.has(step.name)) continue;
-  console.log(`\n=== ${step.name}: deno ${step.args.join(" ")}`);
+  console.log(`\n[${step.name}] deno ${step.args.join(" ")}`);
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), { args: [...step.args], env, stdout: "piped", stderr: "piped" })
     .spawn();
@@ -146,20 +146,21 @@ for (const step of steps) {
   results.push({ name: step.name, ok: code === 0, seconds: (performance.now() - started) / 1000, passed, failed });
 }
 
-console.log("\n=== summary");
-// No step line reads like a test runner's closing line (no "passed in 0.5 s", no "ok name"): a log scanner
-// reading the close of this output finds one count, the total that ends it, in `deno test`'s own closing form.
+console.log("\n[summary]");
+// No step line reads like a test runner's closing line (no "passed in 0.5 s", no "ok name"): a log reader finds
+// one count at the close of this output, the plain total that ends it ("1212 passed, 0 failed").
 const width = Math.max(...results.map(({ name }) => name.length));
 for (const { name, ok, seconds, passed, failed } of results) {
   const counts = passed + failed > 0 ? `   ${passed + failed} tests, ${failed} failing` : "";
   console.log(`${name.padEnd(width)}   ${ok ? "green" : "RED  "}   ${seconds.toFixed(1).padStart(6)} s${counts}`);
 }
 const redSteps = results.filter((result) => !result.ok).map((result) => result.name);
+const took = duration(performance.now() - taskStarted);
 console.log(
   redSteps.length === 0
-    ? `${results.length} of ${results.length} steps green`
-    : `${redSteps.length} of ${results.length} steps RED: ${redSteps.join(", ")}`,
+    ? `${results.length} of ${results.length} steps green in ${took}`
+    : `${redSteps.length} of ${results.length} steps RED in ${took}: ${redSteps.join(", ")}`,
 );
 const total = (key: "passed" | "failed") => results.reduce((sum, result) => sum + result[key], 0);
-console.log(closingLine(redSteps.length === 0, total("passed"), total("failed"), performance.now() - taskStarted));
+console.log(closingLine(total("passed"), total("failed")));
 Deno.exit(redSteps.length === 0 ? 0 : 1);

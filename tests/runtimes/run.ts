@@ -167,7 +167,7 @@ const CLOSING = /^([\w-]+): (\d+) passed, (\d+) failed$/m;
 
 async function main(): Promise<boolean> {
   await prepare();
-  console.log("=== guard tests of the build, and the package test");
+  console.log("[guard tests of the build, and the package test]");
   const guards = await new Deno.Command(Deno.execPath(), {
     args: [
       "test",
@@ -188,7 +188,7 @@ async function main(): Promise<boolean> {
   let ok = guards.code === 0;
   for (const runtime of runtimes) {
     const version = await runtime.version();
-    console.log(`=== ${runtime.name} (${version}): ${runtime.how}`);
+    console.log(`[${runtime.name}] ${version}: ${runtime.how}`);
     const { code, output } = await runtime.run();
     console.log(output.trimEnd());
     const line = CLOSING.exec(output);
@@ -196,7 +196,7 @@ async function main(): Promise<boolean> {
     closing.push(`${version} ${passed ? "held" : "FAILED"}: ${line?.[0] ?? `no closing line (exit code ${code})`}`);
     ok &&= passed;
   }
-  console.log("=== runtimes");
+  console.log("[runtimes]");
   for (const line of closing) console.log(line);
   return ok;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { closingLine, countsOf } from "../../tasks/_test_counts.ts";
+import { closingLine, countsOf, duration, restated } from "../../tasks/_test_counts.ts";
 
 Deno.test("countsOf() reads deno test's closing lines, with steps and colours", () => {
   assert.deepEqual(countsOf("ok | 406 passed | 0 failed (6s)"), { passed: 406, failed: 0 });
@@ -18,9 +18,22 @@ Deno.test("countsOf() reads a runtime's closing line and nothing else", () => {
   assert.equal(countsOf("running 4 tests from ./tests/mcp/everything_test.ts"), undefined);
 });
 
-Deno.test("closingLine() writes the task's total in deno test's closing form, which countsOf() reads back", () => {
-  assert.equal(closingLine(true, 1197, 0, 363_400), "ok | 1197 passed | 0 failed (6m 3s)");
-  assert.equal(closingLine(false, 1190, 7, 42_900), "FAILED | 1190 passed | 7 failed (42s)");
-  assert.equal(closingLine(false, 0, 1, 250.4), "FAILED | 0 passed | 1 failed (250ms)");
-  assert.deepEqual(countsOf(closingLine(true, 1197, 0, 363_400)), { passed: 1197, failed: 0 });
+Deno.test("restated() writes deno test's closing line as a plain count that no line reader takes for an 'ok' package line", () => {
+  assert.equal(restated("ok | 406 passed | 0 failed (6s)"), "406 passed, 0 failed (6s)");
+  assert.equal(restated("ok | 57 passed (20 steps) | 0 failed (2m2s)"), "57 passed, 0 failed (20 steps, 2m2s)");
+  assert.equal(restated("\x1b[0m\x1b[31mFAILED\x1b[0m | 4 passed | 1 failed \x1b[0m(1s)"), "4 passed, 1 failed (1s)");
+  assert.equal(restated("ok | 3 passed | 0 failed"), "3 passed, 0 failed");
+  assert.equal(restated("a test ... ok (2ms)"), "a test ... ok (2ms)", "any other line is left as it is");
+});
+
+Deno.test("closingLine() writes the task's total as a plain count alone on its line", () => {
+  assert.equal(closingLine(1197, 0), "1197 passed, 0 failed");
+  assert.equal(closingLine(0, 1), "0 passed, 1 failed");
+  assert.match(closingLine(1197, 0), /^\d+ passed, \d+ failed$/);
+});
+
+Deno.test("duration() writes a time as deno test does", () => {
+  assert.equal(duration(250.4), "250ms");
+  assert.equal(duration(42_900), "42s");
+  assert.equal(duration(363_400), "6m 3s");
 });
