@@ -11,6 +11,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import process from "node:process";
 import { type JSONRPCMessage, parseJSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import { LineReader } from "./_line_reader.ts";
+import { PIECE_CHARS } from "./_paced_json.ts";
+import { readMessage } from "./_paced_message.ts";
+import { slices } from "./_slices.ts";
 
 /** How to start a stdio MCP server. */
 export interface StdioServerParameters {
@@ -85,6 +88,9 @@ export class StdioTransport implements Transport {
   #stderr = "";
   #errDecoder = new TextDecoder();
   #closed = false;
+  /** The long line being read, with the lines queued behind it; undefined when none is. */
+  #reading: Promise<void> | undefined;
+  readonly #pause = slices();
   #fault: string | undefined;
   #exit: string | undefined;
   /** Why it could not start, when it could not. */
@@ -168,13 +174,36 @@ export class StdioTransport implements Transport {
   }
 
   #line(line: string): void {
-    let message: JSONRPCMessage;
-    try {
-      message = parseJSONRPCMessage(JSON.parse(line));
-    } catch {
-      this.onerror?.(new Error(`Skipped a line on stdout that is not JSON-RPC: ${line.slice(0, 200)}`));
-      return;
+    // A short line with none before it still being read is read and delivered at once.
+    if (this.#reading === undefined && line.length <= PIECE_CHARS) {
+      let message: JSONRPCMessage;
+      try {
+        message = parseJSONRPCMessage(JSON.parse(line));
+      } catch {
+        return this.#skip(line);
+      }
+      return this.#deliver(message);
     }
+    // A long line is read in paced pieces; the lines after it wait their turn, so that order is kept.
+    const reading: Promise<void> = (this.#reading ?? Promise.resolve()).then(async () => {
+      let message: JSONRPCMessage;
+      try {
+        message = await readMessage(line, this.#pause);
+      } catch {
+        return this.#skip(line);
+      } finally {
+        if (this.#reading === reading) this.#reading = undefined;
+      }
+      if (!this.#closed) this.#deliver(message);
+    });
+    this.#reading = reading;
+  }
+
+  #skip(line: string): void {
+    this.onerror?.(new Error(`Skipped a line on stdout that is not JSON-RPC: ${line.slice(0, 200)}`));
+  }
+
+  #deliver(message: JSONRPCMessage): void {
     try {
       this.onmessage?.(message);
     } catch (error) {

@@ -13,6 +13,8 @@ import {
 } from "@modelcontextprotocol/client";
 import { watchedFetch } from "./_http_watch.ts";
 import { cappedFetch } from "./_http_cap.ts";
+import { pacedFetch, unparkOnDelivery } from "./_http_paced.ts";
+import { ParkedMessages } from "./_paced_message.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES, wholeOption } from "./_limits.ts";
 import {
   type McpConnectionOptions,
@@ -152,12 +154,18 @@ export function connectMcpServer(options: McpHttpOptions | McpTransportOptions):
     gone ??= problem;
     void transport.close();
   };
+  // A long message is parsed in paced pieces before the SDK's transport reads a stand-in of it.
+  const parked = new ParkedMessages();
   const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(endpoint, {
     ...(headers ? { requestInit: { headers: { ...headers } } } : {}),
     // Both shapes are the SDK's own, named apart so the public types do not depend on it.
     ...(authProvider ? { authProvider: authProvider as AuthProvider | OAuthClientProvider } : {}),
-    fetch: cappedFetch(watchedFetch(endpoint, () => fetch ?? globalThis.fetch, end), maxMessageBytes, end),
+    fetch: pacedFetch(
+      cappedFetch(watchedFetch(endpoint, () => fetch ?? globalThis.fetch, end), maxMessageBytes, end),
+      parked,
+    ),
   });
+  unparkOnDelivery(transport, parked);
   return openMcpConnection(transport, options, {
     startProblem: () => undefined,
     exitProblem: () => gone,

@@ -44,6 +44,7 @@ import { readMcpFailureMeta, readMcpToolContract } from "../../providers/mcp.ts"
 import { mcpToolName } from "./names.ts";
 import { cfworkerValidator } from "./_validator.ts";
 import { isRecord } from "../../core/common/_is_record.ts";
+import { SLICE_MS, slices } from "./_slices.ts";
 import {
   answersSchema,
   inputReason,
@@ -359,19 +360,7 @@ class McpServerTool implements McpTool {
 type CallTool = (tool: McpServerTool, input: unknown, ctx: ToolContext) => Promise<ExecutionEvent>;
 
 const CONNECTION_TOKEN = Symbol("McpServerConnection");
-/** The longest the checking and definition of listed tools hold the event loop before they yield, in milliseconds. */
-const BUILD_SLICE_MS = 10;
 
-/** A pause between units of work that yields to the event loop once `ms` have passed since the last it yielded. */
-function slices(ms: number): (signal?: AbortSignal) => Promise<void> {
-  let started = performance.now();
-  return async (signal) => {
-    if (performance.now() - started <= ms) return;
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    signal?.throwIfAborted();
-    started = performance.now();
-  };
-}
 let openConnection: (connection: McpServerConnection, timeoutMs: number) => Promise<void>;
 
 /**
@@ -752,7 +741,7 @@ export class McpServerConnection implements AsyncDisposable {
         );
       }
       // One at a time: spreading a server's page into push() overflows the stack on a long one.
-      const pause = slices(BUILD_SLICE_MS);
+      const pause = slices(SLICE_MS);
       for (const listed of entries) {
         // Checking an entry reads its schemas whole: on a long page, the host's other work gets its turn.
         await pause(options.signal);
@@ -828,7 +817,7 @@ export class McpServerConnection implements AsyncDisposable {
     const warnings = [...listWarnings];
     const owners = new Map<string, string>();
     const overrides = this.#options.tools;
-    const pause = slices(BUILD_SLICE_MS);
+    const pause = slices(SLICE_MS);
     for (const tool of tools) {
       // Checking a large schema takes tens of milliseconds: between tools, the host's other work gets its turn.
       await pause(signal);

@@ -1,0 +1,159 @@
+// Long messages over Streamable HTTP, read before the SDK's transport reads
+// them. The transport parses a JSON body or an SSE event's data with
+// JSON.parse, and checks it, in one stretch each; a long one is parsed here
+// in paced pieces instead and parked, and the transport reads a short
+// stand-in (see _paced_message.ts). Short messages pass as they came.
+
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
+import { PIECE_CHARS } from "./_paced_json.ts";
+import type { ParkedMessages } from "./_paced_message.ts";
+import { slices } from "./_slices.ts";
+
+const LINE_END = /\r\n|\r|\n/;
+
+/**
+ * Wraps the fetch a Streamable HTTP transport uses so that a long message in a
+ * response (a JSON body, or an SSE event) reaches the transport as a stand-in,
+ * its message parked.
+ *
+ * @param fetchFn The fetch to wrap (already capped).
+ * @param parked Where long messages wait for the transport to deliver their stand-ins.
+ * @returns The wrapped fetch.
+ */
+export function pacedFetch(fetchFn: typeof fetch, parked: ParkedMessages): typeof fetch {
+  return async (input, init) => {
+    const response = await fetchFn(input, init);
+    if (!response.body || !response.ok) return response;
+    const type = (response.headers.get("content-type") ?? "").toLowerCase();
+    const pause = slices();
+    let body: BodyInit;
+    if (type.startsWith("text/event-stream")) {
+      body = eventsParked(response.body, parked, pause);
+    } else if (type.startsWith("application/json")) {
+      body = await parkedText(await response.text(), parked, pause);
+    } else {
+      return response;
+    }
+    // The server's own headers, as the other wrappers pass them: with a copy of them the transport left a
+    // stream open after it closed.
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
+/**
+ * A message's text for the transport: the same when short, a stand-in when long and
+ * readable, and when long and not a message, a short text the transport refuses
+ * in the same way, saying why.
+ */
+async function parkedText(text: string, parked: ParkedMessages, pause: () => Promise<void>): Promise<string> {
+  try {
+    return await parked.park(text, pause);
+  } catch (error) {
+    return JSON.stringify(`Skipped a message that is not JSON-RPC: ${(error as Error).message}`.slice(0, 500));
+  }
+}
+
+/**
+ * Splits an SSE stream into events and parks the message of each long one. The text passes
+ * as it came otherwise, however the chunks cut it; an event is held only until it ends.
+ * It reads the server's stream only as the transport reads it, as the transport would.
+ */
+function eventsParked(
+  body: ReadableStream<Uint8Array>,
+  parked: ParkedMessages,
+  pause: () => Promise<void>,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  // The event under way, as the chunks brought it.
+  let parts: string[] = [];
+  let lineEmpty = true;
+  // A "\r" ended the last chunk: a "\n" opening the next is the same line end.
+  let afterReturn = false;
+  /** The whole events in a chunk, each as it came or parked; what follows the last waits in `parts`. */
+  const events = async (chunk: string): Promise<string> => {
+    const ends = /\r\n|\r|\n/g;
+    let from = afterReturn && chunk.startsWith("\n") ? 1 : 0;
+    ends.lastIndex = from;
+    let eventFrom = 0;
+    let out = "";
+    for (let match = ends.exec(chunk); match !== null; match = ends.exec(chunk)) {
+      if (match.index > from) lineEmpty = false;
+      from = ends.lastIndex;
+      if (!lineEmpty) {
+        lineEmpty = true;
+        continue;
+      }
+      // An empty line ends the event.
+      parts.push(chunk.slice(eventFrom, from));
+      const event = parts.join("");
+      parts = [];
+      eventFrom = from;
+      out += event.length <= PIECE_CHARS ? event : await parkedEvent(event, parked, pause);
+    }
+    if (from < chunk.length) lineEmpty = false;
+    afterReturn = chunk.endsWith("\r");
+    if (eventFrom < chunk.length) parts.push(chunk.slice(eventFrom));
+    return out;
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (;;) {
+        const chunk = await reader.read();
+        if (chunk.done) {
+          // An event the stream cut short goes as it came: the transport's own parser decides.
+          const rest = parts.join("") + decoder.decode();
+          if (rest !== "") controller.enqueue(encoder.encode(rest));
+          return controller.close();
+        }
+        const text = decoder.decode(chunk.value, { stream: true });
+        if (text === "") continue;
+        const out = await events(text);
+        if (out === "") continue;
+        return controller.enqueue(encoder.encode(out));
+      }
+    },
+    cancel: (why) => reader.cancel(why),
+  });
+}
+
+/** A long event, with its data (a message of the default type) replaced by a stand-in's text. */
+async function parkedEvent(event: string, parked: ParkedMessages, pause: () => Promise<void>): Promise<string> {
+  const kept: string[] = [];
+  const data: string[] = [];
+  let type = "";
+  for (const line of event.split(LINE_END)) {
+    if (line === "" || line.startsWith(":")) continue;
+    const colon = line.indexOf(":");
+    const field = colon === -1 ? line : line.slice(0, colon);
+    const value = colon === -1 ? "" : line.slice(line.charCodeAt(colon + 1) === 0x20 ? colon + 2 : colon + 1);
+    if (field === "data") data.push(value);
+    else if (line.length <= PIECE_CHARS) kept.push(line);
+    if (field === "event") type = value;
+  }
+  // Only a message event carries JSON-RPC; the transport reads past any other.
+  if (data.length === 0 || (type !== "" && type !== "message")) return event;
+  const standIn = await parkedText(data.join("\n"), parked, pause);
+  return `${kept.map((line) => `${line}\n`).join("")}data: ${standIn}\n\n`;
+}
+
+/**
+ * Makes a transport deliver each parked message in place of its stand-in, to
+ * whichever handler is set on it later (the SDK's client sets its own when it
+ * connects).
+ *
+ * @param transport The transport whose fetch parks long messages.
+ * @param parked Where they wait.
+ */
+export function unparkOnDelivery(transport: Transport, parked: ParkedMessages): void {
+  let handler: Transport["onmessage"];
+  Object.defineProperty(transport, "onmessage", {
+    configurable: true,
+    enumerable: true,
+    get: () => handler,
+    set: (next: Transport["onmessage"]) => {
+      handler = next && ((message: JSONRPCMessage, extra) => next(parked.unpark(message), extra));
+    },
+  });
+}

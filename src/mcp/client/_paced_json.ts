@@ -1,0 +1,425 @@
+// JSON.parse for a long message, in pieces, yielding to the event loop
+// between them. A server's one line is parsed by JSON.parse in one native
+// stretch: 8 MiB of `[{},{},...]` held the host for 0.3–0.5 s, 8 MiB of
+// objects with unique keys for 0.5 s, and the stdio limit is 64 MiB.
+//
+// The text is cut along its own structure: the members of a long array or
+// object are parsed natively a batch at a time (each batch at most `piece`
+// characters), a member longer than that is descended into, and a long
+// string is decoded a piece at a time. Every piece goes through JSON.parse,
+// so what is accepted, and what each value becomes, is JSON.parse's own
+// verdict; only the joining is ours.
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const LETTER_U = 0x75;
+
+/** The most characters parsed natively in one piece. */
+export const PIECE_CHARS = 64 * 1024;
+/** The deepest nesting of containers that are each longer than a piece. */
+export const MAX_LONG_DEPTH = 100;
+
+interface Frame {
+  readonly value: unknown[] | Record<string, unknown>;
+  /** The bracket that closes it. */
+  readonly close: number;
+  /** What comes next: the first member or the close, a member (after a comma), or a comma or the close. */
+  next: "first" | "member" | "comma";
+  /** The key waiting for its value, in an object. */
+  key?: string;
+  /** Members set so far, in an object (a repeated key counts again). */
+  members: number;
+}
+
+function isSpace(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+}
+
+/** How {@linkcode parsePaced} reads a text. */
+export interface PacedOptions {
+  /** The most characters parsed natively at once (smaller in tests). Default {@linkcode PIECE_CHARS}. */
+  readonly piece?: number;
+  /** The most members an object longer than a piece may hold. Default: no bound. */
+  readonly maxMembers?: number;
+}
+
+/**
+ * Parses JSON text as `JSON.parse(text)` does, calling `pause` between pieces
+ * of at most `piece` characters, so that a long text never holds the event loop
+ * for long.
+ *
+ * @param text The JSON text.
+ * @param pause Awaited between pieces; it yields when the time comes.
+ * @param options The piece size, and a bound on members.
+ * @returns What `JSON.parse(text)` returns.
+ * @throws {SyntaxError} When `JSON.parse(text)` would, or when more than
+ * {@linkcode MAX_LONG_DEPTH} containers, each longer than a piece, nest.
+ * @throws {RangeError} When an object longer than a piece holds more than `maxMembers` members.
+ */
+export async function parsePaced(
+  text: string,
+  pause: () => Promise<void>,
+  options: PacedOptions = {},
+): Promise<unknown> {
+  const { piece = PIECE_CHARS, maxMembers = Infinity } = options;
+  if (text.length <= piece) return JSON.parse(text);
+  return await new PacedReader(text, pause, piece, maxMembers).read();
+}
+
+class PacedReader {
+  readonly #text: string;
+  readonly #pause: () => Promise<void>;
+  readonly #piece: number;
+  readonly #maxMembers: number;
+  #at = 0;
+
+  constructor(
+    text: string,
+    pause: () => Promise<void>,
+    piece: number,
+    maxMembers: number,
+  ) {
+    this.#text = text;
+    this.#pause = pause;
+    this.#piece = piece;
+    this.#maxMembers = maxMembers;
+  }
+
+  /** Reads the text's one value, descending into long containers with a stack of frames. */
+  async read(): Promise<unknown> {
+    const frames: Frame[] = [];
+    let result: unknown;
+    const place = (value: unknown) => {
+      const frame = frames.at(-1);
+      if (frame === undefined) result = value;
+      else if (Array.isArray(frame.value)) frame.value.push(value);
+      else {
+        this.#count(frame, 1);
+        assign(frame.value, frame.key!, value);
+      }
+    };
+    const top = await this.#member(frames);
+    if (top !== DESCENDED) result = top;
+    while (frames.length > 0) {
+      const frame = frames.at(-1)!;
+      if (frame.next === "comma") {
+        this.#skipSpace();
+        const code = this.#text.charCodeAt(this.#at++);
+        if (code === frame.close) {
+          frames.pop();
+          place(frame.value);
+          continue;
+        }
+        if (code !== COMMA) this.#fail("expected a comma or the end of a container");
+        frame.next = "member";
+      }
+      if (await this.#batch(frame)) {
+        frames.pop();
+        place(frame.value);
+        continue;
+      }
+      // The next member alone is longer than a piece, or white space is, before the close.
+      this.#skipSpace();
+      if (this.#text.charCodeAt(this.#at) === frame.close) {
+        if (frame.next === "member") this.#fail("expected a member");
+        this.#at++;
+        frames.pop();
+        place(frame.value);
+        continue;
+      }
+      if (!Array.isArray(frame.value)) frame.key = await this.#key();
+      frame.next = "comma";
+      const member = await this.#member(frames);
+      if (member !== DESCENDED) place(member);
+    }
+    this.#skipSpace();
+    if (this.#at < this.#text.length) this.#fail("unexpected text after the value");
+    return result;
+  }
+
+  /**
+   * Reads the value at the position: natively when it fits a piece, a long string in pieces, or a long
+   * container by pushing its frame (and returning {@linkcode DESCENDED}).
+   */
+  async #member(frames: Frame[]): Promise<unknown> {
+    this.#skipSpace();
+    const text = this.#text;
+    const code = text.charCodeAt(this.#at);
+    if (code === QUOTE) return await this.#string();
+    if (code !== OPEN_BRACE && code !== OPEN_BRACKET) {
+      // A number or a literal: it ends at the first character no such token has.
+      const start = this.#at;
+      while (this.#at < text.length && !isDelimiter(text.charCodeAt(this.#at))) this.#at++;
+      return JSON.parse(text.slice(start, this.#at));
+    }
+    const end = this.#containerEnd(this.#at);
+    if (end !== -1) {
+      const value = JSON.parse(text.slice(this.#at, end + 1));
+      this.#at = end + 1;
+      await this.#pause();
+      return value;
+    }
+    // The scan above read a piece's worth without finding the end.
+    await this.#pause();
+    if (frames.length >= MAX_LONG_DEPTH) {
+      this.#fail(`more than ${MAX_LONG_DEPTH} containers longer than ${this.#piece} characters nest`);
+    }
+    const close = code === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET;
+    const value = code === OPEN_BRACE ? {} : [];
+    frames.push({ value, close, next: "first", members: 0 });
+    this.#at++;
+    return DESCENDED;
+  }
+
+  /** Reads an object's key and its colon. */
+  async #key(): Promise<string> {
+    this.#skipSpace();
+    if (this.#text.charCodeAt(this.#at) !== QUOTE) this.#fail("expected a key");
+    const key = await this.#string();
+    this.#skipSpace();
+    if (this.#text.charCodeAt(this.#at++) !== COLON) this.#fail("expected a colon after a key");
+    return key;
+  }
+
+  /**
+   * Parses, a piece at a time, the whole members from the position on, up to the container's close (true)
+   * or to a member longer than a piece (false, with the position at its start).
+   */
+  async #batch(frame: Frame): Promise<boolean> {
+    const text = this.#text;
+    for (;;) {
+      const start = this.#at;
+      const limit = Math.min(text.length, start + this.#piece);
+      let depth = 0;
+      let lastComma = -1;
+      for (let i = start; i < limit; i++) {
+        const code = text.charCodeAt(i);
+        if (code === QUOTE) {
+          i = this.#stringEnd(i, limit);
+          if (i === -1) break;
+        } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+          depth++;
+        } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+          if (depth-- > 0) continue;
+          if (code !== frame.close) this.#fail("a container closes with the other kind of bracket");
+          // Nothing before the close is an empty container, unless a comma came before it.
+          if (!isBlank(text, start, i) || frame.next === "member") this.#merge(frame, text.slice(start, i));
+          this.#at = i + 1;
+          await this.#pause();
+          return true;
+        } else if (code === COMMA && depth === 0) {
+          lastComma = i;
+        }
+      }
+      if (lastComma === -1) {
+        await this.#pause();
+        return false;
+      }
+      this.#merge(frame, text.slice(start, lastComma));
+      this.#at = lastComma + 1;
+      frame.next = "member";
+      await this.#pause();
+    }
+  }
+
+  /** Adds the members in a batch's text to a frame, parsed natively as a container of their own. */
+  #merge(frame: Frame, members: string): void {
+    // "[]" would take a missing member for an empty list.
+    if (isBlank(members, 0, members.length)) this.#fail("expected a member");
+    if (Array.isArray(frame.value)) {
+      for (const item of JSON.parse(`[${members}]`) as unknown[]) frame.value.push(item);
+      return;
+    }
+    const parsed = JSON.parse(`{${members}}`) as Record<string, unknown>;
+    const keys = Object.keys(parsed);
+    this.#count(frame, keys.length);
+    for (const key of keys) assign(frame.value, key, parsed[key]);
+  }
+
+  #count(frame: Frame, added: number): void {
+    frame.members += added;
+    if (frame.members > this.#maxMembers) {
+      throw new RangeError(
+        `Cannot parse the JSON text as an object holds more than ${this.#maxMembers} members: current position is ${this.#at}`,
+      );
+    }
+  }
+
+  /** Reads the string at the position, decoding a long one a piece at a time. */
+  async #string(): Promise<string> {
+    const text = this.#text;
+    let part = this.#at + 1;
+    let decoded = "";
+    for (let i = part; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code === QUOTE) {
+        decoded += JSON.parse(`"${text.slice(part, i)}"`);
+        this.#at = i + 1;
+        return decoded;
+      }
+      if (code === BACKSLASH) {
+        // An escape is never cut: \uXXXX is six characters, any other two.
+        i += text.charCodeAt(i + 1) === LETTER_U ? 5 : 1;
+      } else if (i - part >= this.#piece) {
+        decoded += JSON.parse(`"${text.slice(part, i)}"`);
+        part = i;
+        await this.#pause();
+      }
+    }
+    return this.#fail("a string does not end");
+  }
+
+  /** The index of the quote that ends the string opened at `start`, or -1 when it does not end before `limit`. */
+  #stringEnd(start: number, limit: number): number {
+    const text = this.#text;
+    for (let i = start + 1; i < limit; i++) {
+      const code = text.charCodeAt(i);
+      if (code === BACKSLASH) i++;
+      else if (code === QUOTE) return i;
+    }
+    return -1;
+  }
+
+  /** The index of the bracket that closes the container opened at `start`, or -1 past a piece. */
+  #containerEnd(start: number): number {
+    const text = this.#text;
+    const limit = Math.min(text.length, start + this.#piece);
+    let depth = 0;
+    for (let i = start; i < limit; i++) {
+      const code = text.charCodeAt(i);
+      if (code === QUOTE) {
+        i = this.#stringEnd(i, limit);
+        if (i === -1) return -1;
+      } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+        depth++;
+      } else if ((code === CLOSE_BRACE || code === CLOSE_BRACKET) && --depth === 0) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  #skipSpace(): void {
+    const text = this.#text;
+    while (this.#at < text.length && isSpace(text.charCodeAt(this.#at))) this.#at++;
+  }
+
+  #fail(what: string): never {
+    throw new SyntaxError(`Cannot parse the JSON text as ${what}: current position is ${this.#at}`);
+  }
+}
+
+/** Marks a member that was not read as a value: its container's frame was pushed instead. */
+const DESCENDED = Symbol("descended");
+
+function isDelimiter(code: number): boolean {
+  return isSpace(code) || code === COMMA || code === CLOSE_BRACE || code === CLOSE_BRACKET || code === COLON;
+}
+
+function isBlank(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (!isSpace(text.charCodeAt(i))) return false;
+  return true;
+}
+
+/** Sets a member as JSON.parse does: "__proto__" as an own property, a repeated key's last value kept. */
+function assign(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+}
+
+/** What a JSON text's outermost object says of itself at its top level: its id, and whether it has a method. */
+export interface TopLevel {
+  /** The `id` member's value, when it is a number or a string of at most `maxString` characters. */
+  readonly id?: number | string;
+  /** Whether the object has a `method` member. */
+  readonly hasMethod: boolean;
+}
+
+/**
+ * Finds the `id` and `method` members of a text's outermost object without
+ * parsing the rest, for a text that could not be parsed whole: its members
+ * may come in any order, and what is malformed may lie anywhere.
+ *
+ * @param text The JSON text of one object.
+ * @param pause Awaited now and then during the scan.
+ * @param maxString The longest string id taken.
+ * @returns What was found; nothing when the text is not an object.
+ */
+export async function topLevelOf(text: string, pause: () => Promise<void>, maxString: number): Promise<TopLevel> {
+  let id: number | string | undefined;
+  let hasMethod = false;
+  let depth = 0;
+  let checkedAt = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (i - checkedAt >= PIECE_CHARS) {
+      checkedAt = i;
+      await pause();
+    }
+    const code = text.charCodeAt(i);
+    if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      if (depth === 0 && code === OPEN_BRACKET) break;
+      depth++;
+    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+      if (--depth === 0) break;
+    } else if (code === QUOTE) {
+      const end = quoteAfter(text, i);
+      if (end === -1) break;
+      // A key of the outermost object is a string at depth 1 followed by a colon.
+      if (depth === 1 && end - i <= 16) {
+        let colon = end + 1;
+        while (colon < text.length && isSpace(text.charCodeAt(colon))) colon++;
+        if (text.charCodeAt(colon) === COLON) {
+          const key = parsedOrUndefined(text.slice(i, end + 1));
+          if (key === "method") hasMethod = true;
+          if (key === "id") id = idAt(text, colon + 1, maxString) ?? id;
+        }
+      }
+      i = end;
+    }
+  }
+  return { ...(id === undefined ? {} : { id }), hasMethod };
+}
+
+/** The index of the quote that ends the string opened at `start`, found with indexOf, or -1. */
+function quoteAfter(text: string, start: number): number {
+  for (let from = start + 1;;) {
+    const quote = text.indexOf('"', from);
+    if (quote === -1) return -1;
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    from = quote + 1;
+  }
+}
+
+/** A number, or a string of at most `maxString` characters, at `from` (after white space). */
+function idAt(text: string, from: number, maxString: number): number | string | undefined {
+  let start = from;
+  while (start < text.length && isSpace(text.charCodeAt(start))) start++;
+  let end = start;
+  if (text.charCodeAt(start) === QUOTE) {
+    end = quoteAfter(text, start) + 1;
+    if (end === 0 || end - start > maxString + 2) return undefined;
+  } else {
+    while (end < text.length && !isDelimiter(text.charCodeAt(end)) && end - start <= 32) end++;
+  }
+  const value = parsedOrUndefined(text.slice(start, end));
+  return typeof value === "string" || (typeof value === "number" && Number.isFinite(value)) ? value : undefined;
+}
+
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

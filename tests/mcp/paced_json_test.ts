@@ -1,0 +1,177 @@
+// A server's long message is parsed in paced pieces; what each piece holds
+// goes through JSON.parse, so the verdict and the value must be JSON.parse's
+// own, whatever the pieces' size. Tested against JSON.parse on generated and
+// mutated texts with pieces of 1 to 40 characters, so that every path
+// (batches, long members, long strings, long white space) is taken.
+
+import assert from "node:assert/strict";
+import { fc } from "../dev_deps.ts";
+import { MAX_LONG_DEPTH, parsePaced, topLevelOf } from "../../src/mcp/client/_paced_json.ts";
+import { slices } from "../../src/mcp/client/_slices.ts";
+
+const NO_PAUSE = () => Promise.resolve();
+
+type Verdict = { ok: true; value: unknown } | { ok: false; error: string };
+
+function nativeVerdict(text: string): Verdict {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, error: (error as Error).name };
+  }
+}
+
+async function pacedVerdict(text: string, piece: number): Promise<Verdict> {
+  try {
+    return { ok: true, value: await parsePaced(text, NO_PAUSE, { piece }) };
+  } catch (error) {
+    return { ok: false, error: (error as Error).name };
+  }
+}
+
+/** Asserts that the paced parse of a text is JSON.parse's, member order and own "__proto__" included. */
+async function assertSameAsNative(text: string, piece: number): Promise<void> {
+  const native = nativeVerdict(text);
+  const paced = await pacedVerdict(text, piece);
+  const label = `${JSON.stringify(text)} in pieces of ${piece}`;
+  assert.equal(paced.ok, native.ok, label);
+  if (native.ok && paced.ok) {
+    assert.deepStrictEqual(paced.value, native.value, label);
+    assert.equal(JSON.stringify(paced.value), JSON.stringify(native.value), label);
+  } else if (!paced.ok) {
+    assert.equal(paced.error, "SyntaxError", label);
+  }
+}
+
+const SAMPLES = [
+  '{"__proto__":{"a":1},"b":[1,2,{"c":"d"}]}',
+  '{"a":1,"a":2,"b":3,"a":4}',
+  "  [ [ [ 1 ] ] , [ ] , { } ]  ",
+  '"ab\\u0041cd\\"e\\\\f\\/"',
+  '"\ud83d\ude00xyz\\ud83d\\ude00"',
+  "[-0.5e-3,1E+2,true,false,null]",
+  "[1,2,]",
+  "[,1]",
+  "[1 2]",
+  '{"a":1,}',
+  '{"a" 1}',
+  "[{]}",
+  "[1,2]x",
+  "[1]]",
+  '"unterminated',
+  '"a\nb"',
+  "[01]",
+  "[]",
+  "{}",
+  "[ ]",
+  "[\n]",
+  "",
+  "   ",
+];
+
+Deno.test("parsePaced() reads what JSON.parse reads, and refuses what it refuses, in pieces of any size", async () => {
+  for (const text of SAMPLES) {
+    for (const piece of [1, 2, 3, 4, 5, 8, 64]) await assertSameAsNative(text, piece);
+  }
+});
+
+Deno.test("parsePaced() agrees with JSON.parse on generated JSON in small pieces", async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.json(), fc.integer({ min: 1, max: 40 }), async (text, piece) => {
+      await assertSameAsNative(text, piece);
+    }),
+    { numRuns: 3_000 },
+  );
+});
+
+Deno.test("parsePaced() agrees with JSON.parse on JSON with a character added or cut out", async () => {
+  const characters = fc.constantFrom(...'[]{},:"\\ 0123456789-.eEtrufalsn\u00e9\ud83dab\nu'.split(""));
+  await fc.assert(
+    fc.asyncProperty(
+      fc.json(),
+      fc.nat(),
+      fc.nat(),
+      characters,
+      fc.integer({ min: 1, max: 20 }),
+      async (text, a, b, character, piece) => {
+        const at = a % (text.length + 1);
+        const to = b % (text.length + 1);
+        await assertSameAsNative(text.slice(0, at) + character + text.slice(at), piece);
+        await assertSameAsNative(text.slice(0, at) + text.slice(at + 1), piece);
+        await assertSameAsNative(text.slice(0, Math.min(at, to)) + text.slice(Math.max(at, to)), piece);
+      },
+    ),
+    { numRuns: 3_000 },
+  );
+});
+
+Deno.test("parsePaced() agrees with JSON.parse on short random texts of JSON's characters", async () => {
+  const characters = fc.constantFrom(...'[]{},:" 01-.etrufalsn\\'.split(""));
+  await fc.assert(
+    fc.asyncProperty(
+      fc.string({ unit: characters, maxLength: 24 }),
+      fc.integer({ min: 1, max: 10 }),
+      async (text, piece) => {
+        await assertSameAsNative(text, piece);
+      },
+    ),
+    { numRuns: 5_000 },
+  );
+});
+
+Deno.test("parsePaced() refuses an object longer than a piece that holds more than maxMembers members", async () => {
+  const members = (count: number) =>
+    `{${Array.from({ length: count }, (_, i) => `"k${i}":${i}`).join(",")},"nested":{"a":[1,2,3]}}`;
+  const text = members(99);
+  assert.equal(Object.keys(await parsePaced(text, NO_PAUSE, { piece: 16, maxMembers: 100 }) as object).length, 100);
+  await assert.rejects(
+    parsePaced(members(100), NO_PAUSE, { piece: 16, maxMembers: 100 }),
+    (error) => error instanceof RangeError && /an object holds more than 100 members/.test(error.message),
+  );
+  // A repeated key counts again: it costs as much to set.
+  await assert.rejects(
+    parsePaced(`{${'"a":1,'.repeat(200)}"a":2}`, NO_PAUSE, { piece: 16, maxMembers: 100 }),
+    RangeError,
+  );
+});
+
+Deno.test("topLevelOf() finds an object's id and method wherever they stand, without parsing the rest", async () => {
+  const long = "x".repeat(100);
+  const cases: [string, { id?: number | string; hasMethod: boolean }][] = [
+    [`{"result":{"id":"inner","method":"m","text":"${long}"},"jsonrpc":"2.0","id":7}`, { id: 7, hasMethod: false }],
+    [String.raw`{"id" : "a\"b" , "result":[{"id":1}]}`, { id: 'a"b', hasMethod: false }],
+    [`{"jsonrpc":"2.0","method":"elicitation/create","params":{"x":"${long}"},"id":3}`, { id: 3, hasMethod: true }],
+    [`{"jsonrpc":"2.0","id":null,"result":{}}`, { hasMethod: false }],
+    [`{"jsonrpc":"2.0","id":"${long}","result":{}}`, { hasMethod: false }],
+    [`{"result":{"text":"unterminated}`, { hasMethod: false }],
+    [`[{"id":1}]`, { hasMethod: false }],
+  ];
+  for (const [text, expected] of cases) {
+    assert.deepEqual(await topLevelOf(text, NO_PAUSE, 64), expected, text.slice(0, 80));
+  }
+});
+
+Deno.test("parsePaced() refuses more than MAX_LONG_DEPTH long containers nested, without re-reading the text for ever", async () => {
+  const depth = MAX_LONG_DEPTH + 1;
+  const text = "[".repeat(depth) + `"${"x".repeat(64)}"` + "]".repeat(depth);
+  await assert.rejects(
+    parsePaced(text, NO_PAUSE, { piece: 16 }),
+    (error) =>
+      error instanceof SyntaxError && /more than 100 containers longer than 16 characters nest/.test(error.message),
+  );
+  const shallow = "[".repeat(MAX_LONG_DEPTH) + `"${"x".repeat(64)}"` + "]".repeat(MAX_LONG_DEPTH);
+  assert.deepEqual(await parsePaced(shallow, NO_PAUSE, { piece: 16 }), JSON.parse(shallow));
+});
+
+Deno.test("parsePaced() yields to the event loop while it parses 4 MiB of small objects with keys of their own", async () => {
+  const text = `[${Array.from({ length: 300_000 }, (_, i) => `{"key_${i}":${i}}`).join(",")}]`;
+  let pauses = 0;
+  const pause = slices();
+  const value = await parsePaced(text, () => {
+    pauses++;
+    return pause();
+  }) as Record<string, number>[];
+  assert.equal(value.length, 300_000);
+  assert.deepEqual(value[123_456], { key_123456: 123_456 });
+  assert.ok(pauses > 50, `paused ${pauses} times`);
+});

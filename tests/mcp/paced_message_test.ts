@@ -1,0 +1,137 @@
+// A server's long message: read in paced pieces and held to the bounds on
+// what the SDK reads of it in one stretch; an answer that breaks them fails
+// the call it answers at once. Over HTTP, a long message reaches the SDK's
+// transport as a stand-in and is swapped back in on delivery.
+
+import assert from "node:assert/strict";
+import type { JSONRPCMessage } from "@modelcontextprotocol/client";
+import {
+  MAX_CONTENT_BLOCKS,
+  MAX_OBJECT_MEMBERS,
+  ParkedMessages,
+  readMessage,
+} from "../../src/mcp/client/_paced_message.ts";
+import { pacedFetch } from "../../src/mcp/client/_http_paced.ts";
+import { PIECE_CHARS } from "../../src/mcp/client/_paced_json.ts";
+
+const NO_PAUSE = () => Promise.resolve();
+const LONG = "x".repeat(PIECE_CHARS);
+
+function answer(id: number, result: Record<string, unknown>): string {
+  return JSON.stringify({ jsonrpc: "2.0", id, result });
+}
+
+Deno.test("readMessage() reads a long answer as the SDK would, in pieces", async () => {
+  const rows = Array.from({ length: 20_000 }, (_, i) => ({ id: i, name: `row ${i}` }));
+  const text = answer(3, { content: [{ type: "text", text: LONG }], structuredContent: { rows } });
+  assert.ok(text.length > PIECE_CHARS);
+  const message = await readMessage(text, NO_PAUSE) as { id: number; result: Record<string, unknown> };
+  assert.deepEqual(message, JSON.parse(text));
+});
+
+Deno.test("readMessage() turns a long answer that breaks a bound into an error answer with its id, saying why", async () => {
+  const wide = Object.fromEntries(Array.from({ length: MAX_OBJECT_MEMBERS + 1 }, (_, i) => [`member_${i}`, i]));
+  const blocks = Array.from({ length: MAX_CONTENT_BLOCKS + 1 }, () => ({ type: "text", text: "b" }));
+  const cases: [string, RegExp][] = [
+    [answer(4, { content: [], ...wide }), /an object holds more than 10000 members/],
+    [answer(5, { content: [], structuredContent: wide }), /an object holds more than 10000 members/],
+    [answer(6, { content: blocks }), /its result holds more than 10000 content blocks: current count is 10001/],
+    [`{"jsonrpc":"2.0","id":7,"result":{"text":"${LONG}"}`, /a string does not end|expected a comma/],
+    [answer(8, { content: [], padding: LONG }).replace('"jsonrpc":"2.0"', '"jsonrpc":"1.0"'), /.+/],
+  ];
+  for (const [text, reason] of cases) {
+    const message = await readMessage(text, NO_PAUSE) as { id: number; error: { code: number; message: string } };
+    assert.equal(message.id, JSON.parse(text.slice(0, text.indexOf(',"result"')) + "}").id);
+    assert.equal(message.error.code, -32603);
+    assert.match(message.error.message, /^Cannot read the MCP server's answer as /);
+    assert.match(message.error.message, reason);
+  }
+});
+
+Deno.test("readMessage() refuses a long message whose id it never read, or that is not an answer", async () => {
+  await assert.rejects(readMessage(`[${'"a",'.repeat(PIECE_CHARS / 4)}"a"]`, NO_PAUSE), Error);
+  await assert.rejects(readMessage(`{"result":{"text":"${LONG}"`, NO_PAUSE), SyntaxError);
+  const request = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "elicitation/create",
+    params: Object.fromEntries(Array.from({ length: MAX_OBJECT_MEMBERS + 1 }, (_, i) => [`m${i}`, i])),
+  });
+  await assert.rejects(readMessage(request, NO_PAUSE), RangeError, "a request from the server is not an answer");
+  await assert.rejects(
+    readMessage(JSON.stringify({ jsonrpc: "2.0", id: "i".repeat(5_000), result: { text: LONG } }), NO_PAUSE),
+    RangeError,
+    "an id that long is never copied into a stand-in",
+  );
+});
+
+Deno.test("ParkedMessages hands the transport a short stand-in for a long message and swaps the message back in", async () => {
+  const parked = new ParkedMessages();
+  const short = answer(1, { content: [] });
+  assert.equal(await parked.park(short, NO_PAUSE), short, "a short message passes as it came");
+  const long = answer(2, { content: [{ type: "text", text: LONG }] });
+  const standIn = await parked.park(long, NO_PAUSE);
+  assert.ok(standIn.length < 200, standIn);
+  // The transport may give the stand-in another id (a replayed request): the swapped message keeps it.
+  const delivered = { ...JSON.parse(standIn), id: 9 } as JSONRPCMessage;
+  assert.deepEqual(parked.unpark(delivered), { ...JSON.parse(long), id: 9 });
+  assert.deepEqual(parked.unpark(delivered), delivered, "a message is swapped in once");
+  const error = JSON.stringify({ jsonrpc: "2.0", id: 3, error: { code: -32000, message: LONG } });
+  const errorStandIn = JSON.parse(await parked.park(error, NO_PAUSE)) as JSONRPCMessage;
+  assert.deepEqual(parked.unpark(errorStandIn), JSON.parse(error));
+  const forged = { jsonrpc: "2.0", id: 4, result: { _meta: { "io.salvor/parked": "guess" } } } as JSONRPCMessage;
+  assert.equal(parked.unpark(forged), forged, "a token nobody parked is left alone");
+});
+
+/** What the transport reads of an SSE body served in the given chunks, through pacedFetch. */
+async function readThrough(chunks: string[], parked = new ParkedMessages()): Promise<string> {
+  const encoder = new TextEncoder();
+  const serve: typeof fetch = () =>
+    Promise.resolve(
+      new Response(
+        new ReadableStream({
+          start(controller) {
+            for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
+            controller.close();
+          },
+        }),
+        { headers: { "content-type": "text/event-stream" } },
+      ),
+    );
+  return await (await pacedFetch(serve, parked)("http://127.0.0.1/mcp")).text();
+}
+
+Deno.test("pacedFetch() passes short SSE events as they came, however the chunks cut them", async () => {
+  const stream = [
+    ": a comment\n\n",
+    "id: e1\nretry: 500\ndata: \n\n",
+    `event: message\r\nid: e2\r\ndata: ${answer(1, { content: [] })}\r\n\r\n`,
+    `data: {"jsonrpc":"2.0",\rdata: "method":"notifications/progress"}\r\r`,
+    "data: cut short",
+  ].join("");
+  for (const size of [1, 2, 3, 7, 64, stream.length]) {
+    const chunks = Array.from(
+      { length: Math.ceil(stream.length / size) },
+      (_, i) => stream.slice(i * size, (i + 1) * size),
+    );
+    assert.equal(await readThrough(chunks), stream, `chunks of ${size}`);
+  }
+  // "\r" then "\n" across two chunks is one line end, not an empty line that ends the event.
+  assert.equal(await readThrough(["data: 1\r", "\ndata: 2\n\n"]), "data: 1\r\ndata: 2\n\n");
+});
+
+Deno.test("pacedFetch() parks a long SSE message and a long JSON body, and leaves other events and bodies alone", async () => {
+  const parked = new ParkedMessages();
+  const long = answer(2, { content: [{ type: "text", text: LONG }] });
+  const read = await readThrough(["id: e7\ndata: ", long.slice(0, 1000), long.slice(1000), "\n\n"], parked);
+  const [, id, data] = /^id: (.*)\ndata: (.*)\n\n$/.exec(read) ?? [];
+  assert.equal(id, "e7");
+  assert.deepEqual(parked.unpark(JSON.parse(data)), JSON.parse(long));
+  const other = `event: ping\ndata: ${LONG}\n\n`;
+  assert.equal(await readThrough([other], parked), other, "a long event of another type passes as it came");
+  const json: typeof fetch = () => Promise.resolve(Response.json(JSON.parse(long)));
+  const body = JSON.parse(await (await pacedFetch(json, parked)("http://127.0.0.1/mcp")).text());
+  assert.deepEqual(parked.unpark(body), JSON.parse(long));
+  const html: typeof fetch = () => Promise.resolve(new Response(LONG, { headers: { "content-type": "text/html" } }));
+  assert.equal(await (await pacedFetch(html, parked)("http://127.0.0.1/mcp")).text(), LONG);
+});
