@@ -9,6 +9,7 @@ import { connectMcpServer as connectHttp } from "../../mcp_http.ts";
 import { connectMcpServer, McpConnectionError, type McpToolsChange } from "../../mcp.ts";
 import { LineReader } from "../../src/mcp/client/_line_reader.ts";
 import { cappedFetch } from "../../src/mcp/client/_http_cap.ts";
+import { watchedFetch } from "../../src/mcp/client/_http_watch.ts";
 import { connectFixture, livingChildren, startHttpFixture, TEST_LOCK } from "./_helpers.ts";
 
 const MiB = 1024 * 1024;
@@ -78,6 +79,30 @@ Deno.test("the HTTP byte cap counts each SSE event apart, whatever its line endi
     assert.match(one.problem ?? "", /longer than 1000 bytes/, JSON.stringify(ending));
     assert.match(one.text, /^error: The MCP server sent a message longer than 1000 bytes/);
   }
+});
+
+Deno.test("an SSE stream the transport stopped reading is cancelled when its request aborts, so it cannot hold the process", async () => {
+  let cancelled: unknown = "not cancelled";
+  const serve: typeof fetch = () =>
+    Promise.resolve(
+      new Response(
+        new ReadableStream({
+          start: (controller) => controller.enqueue(new TextEncoder().encode("id: e1\ndata: \n\n")),
+          cancel: (why) => void (cancelled = why),
+        }),
+        { headers: { "content-type": "text/event-stream" } },
+      ),
+    );
+  const abort = new AbortController();
+  const watched = watchedFetch(new URL("http://127.0.0.1/mcp"), () => serve, () => {});
+  const response = await watched("http://127.0.0.1/mcp", { signal: abort.signal });
+  // Read once, then left alone, as the transport leaves a stream in some turns of a reconnection.
+  const reader = response.body!.getReader();
+  await reader.read();
+  reader.releaseLock();
+  abort.abort(new DOMException("closed", "AbortError"));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal((cancelled as DOMException).message, "closed");
 });
 
 // 3. The stdio reader: linear, bounded, and clear about a long line.

@@ -34,8 +34,6 @@ export function pacedFetch(fetchFn: typeof fetch, parked: ParkedMessages): typeo
     } else {
       return response;
     }
-    // The server's own headers, as the other wrappers pass them: with a copy of them the transport left a
-    // stream open after it closed.
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }

@@ -89,6 +89,9 @@ export function watchedFetch(
 
   const watchBody = (body: ReadableStream<Uint8Array>, signal: AbortSignal | null | undefined) => {
     const reader = body.getReader();
+    // The transport aborts its requests when it closes, but a stream it has stopped reading stays open
+    // then, and holds the process: it is cancelled here.
+    signal?.addEventListener("abort", () => reader.cancel(signal.reason).catch(() => {}), { once: true });
     return new ReadableStream<Uint8Array>({
       async pull(controller) {
         try {
