@@ -21,9 +21,9 @@ const CLOSE_BRACKET = 0x5d;
 const LETTER_U = 0x75;
 
 /** The most characters parsed natively in one piece. */
-export const PIECE_CHARS = 64 * 1024;
+export const PIECE_CHARS: number = 64 * 1024;
 /** The deepest nesting of containers that are each longer than a piece. */
-export const MAX_LONG_DEPTH = 100;
+export const MAX_LONG_DEPTH: number = 100;
 
 interface Frame {
   readonly value: unknown[] | Record<string, unknown>;

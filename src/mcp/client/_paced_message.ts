@@ -21,9 +21,9 @@ const MAX_ENVELOPE_STRING = 4_096;
  * The most members an object of a long message may hold: the SDK copies every member of the objects it
  * checks (a result, params, `_meta`, `structuredContent`), about 1.5 µs each, in one stretch.
  */
-export const MAX_OBJECT_MEMBERS = 10_000;
+export const MAX_OBJECT_MEMBERS: number = 10_000;
 /** The most content blocks a long message's result may hold: the SDK checks each, in one stretch. */
-export const MAX_CONTENT_BLOCKS = 10_000;
+export const MAX_CONTENT_BLOCKS: number = 10_000;
 /** JSON-RPC's code for an internal error, given to an answer that could not be read. */
 const INTERNAL_ERROR = -32603;
 const PARKED = "io.salvor/parked";
