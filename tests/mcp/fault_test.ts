@@ -105,6 +105,28 @@ Deno.test("an SSE stream the transport stopped reading is cancelled when its req
   assert.equal((cancelled as DOMException).message, "closed");
 });
 
+Deno.test("an SSE stream's abort listener goes with the stream, since one signal serves every request of a connection", async () => {
+  const signal = new AbortController().signal;
+  const listening = new Set<unknown>();
+  const add = signal.addEventListener.bind(signal);
+  const remove = signal.removeEventListener.bind(signal);
+  signal.addEventListener = (type: string, listener: unknown, options?: unknown) => {
+    listening.add(listener);
+    add(type, listener as EventListener, options as AddEventListenerOptions);
+  };
+  signal.removeEventListener = (type: string, listener: unknown) => {
+    listening.delete(listener);
+    remove(type, listener as EventListener);
+  };
+  const serve: typeof fetch = () =>
+    Promise.resolve(new Response("data: {}\n\n", { headers: { "content-type": "text/event-stream" } }));
+  const watched = watchedFetch(new URL("http://127.0.0.1/mcp"), () => serve, () => {});
+  for (let i = 0; i < 3; i++) await (await watched("http://127.0.0.1/mcp", { signal })).text();
+  assert.equal(listening.size, 0, "read to its end");
+  await (await watched("http://127.0.0.1/mcp", { signal })).body!.cancel();
+  assert.equal(listening.size, 0, "cancelled");
+});
+
 // 3. The stdio reader: linear, bounded, and clear about a long line.
 
 Deno.test("a stdio server's line longer than maxMessageBytes fails the call as unavailable, naming the limit", async () => {

@@ -90,20 +90,36 @@ export function watchedFetch(
   const watchBody = (body: ReadableStream<Uint8Array>, signal: AbortSignal | null | undefined) => {
     const reader = body.getReader();
     // The transport aborts its requests when it closes, but a stream it has stopped reading stays open
-    // then, and holds the process: it is cancelled here.
-    signal?.addEventListener("abort", () => reader.cancel(signal.reason).catch(() => {}), { once: true });
+    // then, and holds the process: it is cancelled here. The listener goes with the stream, since one
+    // signal serves every request of a connection.
+    const stop = () => void reader.cancel(signal?.reason).catch(() => {});
+    signal?.addEventListener("abort", stop, { once: true });
+    // Set once the stream is done with, read to its end, failed or cancelled by its reader.
+    let ended = false;
+    const end = () => {
+      ended = true;
+      signal?.removeEventListener("abort", stop);
+    };
     return new ReadableStream<Uint8Array>({
       async pull(controller) {
         try {
           const chunk = await reader.read();
-          if (chunk.done) controller.close();
-          else controller.enqueue(chunk.value);
+          // A read under way when the stream was cancelled ends with it, and is no sign of a gone server.
+          if (ended) return;
+          if (!chunk.done) return controller.enqueue(chunk.value);
+          end();
+          controller.close();
         } catch (error) {
+          if (ended) return;
+          end();
           await check(signal);
           throw error;
         }
       },
-      cancel: (why) => reader.cancel(why),
+      cancel: (why) => {
+        end();
+        return reader.cancel(why);
+      },
     });
   };
 
