@@ -132,6 +132,21 @@ Deno.test("pacedFetch() parks a long SSE message and a long JSON body, and leave
   const json: typeof fetch = () => Promise.resolve(Response.json(JSON.parse(long)));
   const body = JSON.parse(await (await pacedFetch(json, parked)("http://127.0.0.1/mcp")).text());
   assert.deepEqual(parked.unpark(body), JSON.parse(long));
+  // A short body is not read here, the very response passes; a compressed one, whatever length it says, is read.
+  const shortHeaders = new Headers({ "content-type": "application/json", "content-length": "40" });
+  const shortResponse = new Response(JSON.stringify({ jsonrpc: "2.0", id: 1, result: { padding: "x" } }), {
+    headers: shortHeaders,
+  });
+  assert.equal(await pacedFetch(() => Promise.resolve(shortResponse), parked)("http://127.0.0.1/mcp"), shortResponse);
+  const compressed = new Headers({
+    "content-type": "application/json",
+    "content-length": "40",
+    "content-encoding": "gzip",
+  });
+  const unpacked = await pacedFetch(() => Promise.resolve(new Response(long, { headers: compressed })), parked)(
+    "http://127.0.0.1/mcp",
+  );
+  assert.deepEqual(parked.unpark(JSON.parse(await unpacked.text())), JSON.parse(long));
   const html: typeof fetch = () => Promise.resolve(new Response(LONG, { headers: { "content-type": "text/html" } }));
   assert.equal(await (await pacedFetch(html, parked)("http://127.0.0.1/mcp")).text(), LONG);
 });

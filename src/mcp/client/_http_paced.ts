@@ -30,6 +30,9 @@ export function pacedFetch(fetchFn: typeof fetch, parked: ParkedMessages): typeo
     if (type.startsWith("text/event-stream")) {
       body = eventsParked(response.body, parked, pause);
     } else if (type.startsWith("application/json")) {
+      // A body that says it is short goes as it came, unread here; a compressed one may unpack to any length.
+      const length = Number(response.headers.get("content-length") ?? NaN);
+      if (length <= PIECE_CHARS && !response.headers.has("content-encoding")) return response;
       body = await parkedText(await response.text(), parked, pause);
     } else {
       return response;
