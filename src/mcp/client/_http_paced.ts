@@ -10,6 +10,10 @@ import type { ParkedMessages } from "./_paced_message.ts";
 import { slices } from "./_slices.ts";
 
 const LINE_END = /\r\n|\r|\n/;
+const NEWLINE = 0x0a;
+const RETURN = 0x0d;
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 
 /**
  * Wraps the fetch a Streamable HTTP transport uses so that a long message in a
@@ -55,9 +59,11 @@ async function parkedText(text: string, parked: ParkedMessages, pause: () => Pro
 }
 
 /**
- * Splits an SSE stream into events and parks the message of each long one. The text passes
- * as it came otherwise, however the chunks cut it; an event is held only until it ends.
- * It reads the server's stream only as the transport reads it, as the transport would.
+ * Splits an SSE stream into events and parks the message of each long one. The bytes pass
+ * as they came otherwise, however the chunks cut them; an event is held only until it ends.
+ * Line ends are ASCII, which no byte of a multi-byte UTF-8 character is, so the bytes are split
+ * as they are and only a long event is decoded. The server's stream is read only as the
+ * transport reads this one, as the transport would read it.
  */
 function eventsParked(
   body: ReadableStream<Uint8Array>,
@@ -65,37 +71,47 @@ function eventsParked(
   pause: () => Promise<void>,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
-  const decoder = new TextDecoder();
-  const encoder = new TextEncoder();
   // The event under way, as the chunks brought it.
-  let parts: string[] = [];
+  let parts: Uint8Array[] = [];
+  let partBytes = 0;
   let lineEmpty = true;
   // A "\r" ended the last chunk: a "\n" opening the next is the same line end.
   let afterReturn = false;
   /** The whole events in a chunk, each as it came or parked; what follows the last waits in `parts`. */
-  const events = async (chunk: string): Promise<string> => {
-    const ends = /\r\n|\r|\n/g;
-    let from = afterReturn && chunk.startsWith("\n") ? 1 : 0;
-    ends.lastIndex = from;
+  const events = async (bytes: Uint8Array): Promise<Uint8Array[]> => {
+    const out: Uint8Array[] = [];
+    let i = afterReturn && bytes[0] === NEWLINE ? 1 : 0;
+    afterReturn = false;
     let eventFrom = 0;
-    let out = "";
-    for (let match = ends.exec(chunk); match !== null; match = ends.exec(chunk)) {
-      if (match.index > from) lineEmpty = false;
-      from = ends.lastIndex;
+    for (; i < bytes.length; i++) {
+      const byte = bytes[i];
+      if (byte !== NEWLINE && byte !== RETURN) {
+        lineEmpty = false;
+        continue;
+      }
+      let end = i + 1;
+      if (byte === RETURN) {
+        if (end === bytes.length) afterReturn = true;
+        else if (bytes[end] === NEWLINE) end++;
+      }
+      i = end - 1;
       if (!lineEmpty) {
         lineEmpty = true;
         continue;
       }
       // An empty line ends the event.
-      parts.push(chunk.slice(eventFrom, from));
-      const event = parts.join("");
+      const event = [...parts, bytes.subarray(eventFrom, end)];
+      const size = partBytes + end - eventFrom;
       parts = [];
-      eventFrom = from;
-      out += event.length <= PIECE_CHARS ? event : await parkedEvent(event, parked, pause);
+      partBytes = 0;
+      eventFrom = end;
+      if (size <= PIECE_CHARS) out.push(...event);
+      else out.push(encoder.encode(await parkedEvent(decoder.decode(joined(event, size)), parked, pause)));
     }
-    if (from < chunk.length) lineEmpty = false;
-    afterReturn = chunk.endsWith("\r");
-    if (eventFrom < chunk.length) parts.push(chunk.slice(eventFrom));
+    if (eventFrom < bytes.length) {
+      parts.push(bytes.subarray(eventFrom));
+      partBytes += bytes.length - eventFrom;
+    }
     return out;
   };
   return new ReadableStream<Uint8Array>({
@@ -104,19 +120,27 @@ function eventsParked(
         const chunk = await reader.read();
         if (chunk.done) {
           // An event the stream cut short goes as it came: the transport's own parser decides.
-          const rest = parts.join("") + decoder.decode();
-          if (rest !== "") controller.enqueue(encoder.encode(rest));
+          for (const part of parts) controller.enqueue(part);
           return controller.close();
         }
-        const text = decoder.decode(chunk.value, { stream: true });
-        if (text === "") continue;
-        const out = await events(text);
-        if (out === "") continue;
-        return controller.enqueue(encoder.encode(out));
+        const out = await events(chunk.value);
+        if (out.length === 0) continue;
+        for (const part of out) controller.enqueue(part);
+        return;
       }
     },
     cancel: (why) => reader.cancel(why),
   });
+}
+
+function joined(parts: Uint8Array[], size: number): Uint8Array {
+  const whole = new Uint8Array(size);
+  let offset = 0;
+  for (const part of parts) {
+    whole.set(part, offset);
+    offset += part.length;
+  }
+  return whole;
 }
 
 /** A long event, with its data (a message of the default type) replaced by a stand-in's text. */
