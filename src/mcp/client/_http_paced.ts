@@ -100,12 +100,13 @@ function eventsParked(
         continue;
       }
       // An empty line ends the event.
-      const event = [...parts, bytes.subarray(eventFrom, end)];
+      parts.push(bytes.subarray(eventFrom, end));
+      const event = parts;
       const size = partBytes + end - eventFrom;
       parts = [];
       partBytes = 0;
       eventFrom = end;
-      if (size <= PIECE_CHARS) out.push(...event);
+      if (size <= PIECE_CHARS) { for (const part of event) out.push(part); }
       else out.push(encoder.encode(await parkedEvent(decoder.decode(joined(event, size)), parked, pause)));
     }
     if (eventFrom < bytes.length) {
