@@ -12,7 +12,6 @@ import { slices } from "./_slices.ts";
 const LINE_END = /\r\n|\r|\n/;
 const NEWLINE = 0x0a;
 const RETURN = 0x0d;
-const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
 /**
@@ -106,8 +105,11 @@ function eventsParked(
       parts = [];
       partBytes = 0;
       eventFrom = end;
-      if (size <= PIECE_CHARS) { for (const part of event) out.push(part); }
-      else out.push(encoder.encode(await parkedEvent(decoder.decode(joined(event, size)), parked, pause)));
+      if (size > PIECE_CHARS) {
+        out.push(encoder.encode(await parkedEvent(decoded(event), parked, pause)));
+        continue;
+      }
+      for (const part of event) out.push(part);
     }
     if (eventFrom < bytes.length) {
       parts.push(bytes.subarray(eventFrom));
@@ -134,14 +136,12 @@ function eventsParked(
   });
 }
 
-function joined(parts: Uint8Array[], size: number): Uint8Array {
-  const whole = new Uint8Array(size);
-  let offset = 0;
-  for (const part of parts) {
-    whole.set(part, offset);
-    offset += part.length;
-  }
-  return whole;
+/** The text of an event's parts, a character cut between two parts included. */
+function decoded(parts: Uint8Array[]): string {
+  const decoder = new TextDecoder();
+  let text = "";
+  for (const part of parts) text += decoder.decode(part, { stream: true });
+  return text + decoder.decode();
 }
 
 /** A long event, with its data (a message of the default type) replaced by a stand-in's text. */
