@@ -43,9 +43,8 @@ export function walkSubschemas<C>(
   path = "",
 ): void {
   if (!isRecord(schema)) return;
-  const node = schema as Record<string, unknown>;
-  const inner = visit(node, path, context);
-  for (const [keyword, value] of Object.entries(node)) {
+  const inner = visit(schema, path, context);
+  for (const [keyword, value] of Object.entries(schema)) {
     const at = appendPointer(path, keyword);
     // A boolean schema has nothing to visit: no path is written for it.
     if (SCHEMA_ARRAYS.has(keyword) && Array.isArray(value)) {

@@ -16,7 +16,7 @@ import { DEFAULT_VALIDATOR_BUDGET, type ValidatorBudget } from "./validator/budg
 import { stackAsBudget } from "./validator/_runtime.ts";
 import { nativePatterns, type PatternEngine } from "./validator/patterns.ts";
 import { SchemaRefusal } from "./validator/refusal.ts";
-import { resolveUri, tooManySchemas } from "./validator/_refs.ts";
+import { resolveUri, tooManySchemas, withoutFragment } from "./validator/_refs.ts";
 import { type CheckedValidator, checkValidator, type CompiledValidator } from "./validator/validator.ts";
 import { deepFreeze } from "../common/_deep_freeze.ts";
 import { walkSubschemas } from "./_subschemas.ts";
@@ -151,11 +151,6 @@ export function draftOf(schema: JsonSchema): JsonSchemaDraft {
 
 // Resolves relative `$id` and `$ref` values without naming any real host.
 const ROOT_BASE = "salvor:/root";
-
-function withoutFragment(uri: string): string {
-  const hash = uri.indexOf("#");
-  return hash === -1 ? uri : uri.slice(0, hash);
-}
 
 interface Reference {
   readonly ref: string;

@@ -70,15 +70,18 @@ const PLAIN_FRAGMENT = /^#[!#-;=?-_a-~]*$/;
  * does not parse. A plain fragment (`#/$defs/a`, the common `$ref`) names the base's document without a URL parse.
  */
 export function resolveUri(reference: string, base: string): string | undefined {
-  if (PLAIN_FRAGMENT.test(reference)) {
-    const hash = base.indexOf("#");
-    return (hash === -1 ? base : base.slice(0, hash)) + reference;
-  }
+  if (PLAIN_FRAGMENT.test(reference)) return withoutFragment(base) + reference;
   try {
     return new URL(reference, base).href;
   } catch {
     return undefined;
   }
+}
+
+/** A URI without its fragment. */
+export function withoutFragment(uri: string): string {
+  const hash = uri.indexOf("#");
+  return hash === -1 ? uri : uri.slice(0, hash);
 }
 
 function splitFragment(uri: string): [string, string] {
