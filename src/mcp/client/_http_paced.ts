@@ -28,15 +28,14 @@ export function pacedFetch(fetchFn: typeof fetch, parked: ParkedMessages): typeo
     const response = await fetchFn(input, init);
     if (!response.body || !response.ok) return response;
     const type = (response.headers.get("content-type") ?? "").toLowerCase();
-    const pause = slices();
     let body: BodyInit;
     if (type.startsWith("text/event-stream")) {
-      body = eventsParked(response.body, parked, pause);
+      body = eventsParked(response.body, parked, slices());
     } else if (type.startsWith("application/json")) {
       // A body that says it is short goes as it came, unread here; a compressed one may unpack to any length.
       const length = Number(response.headers.get("content-length") ?? NaN);
       if (length <= PIECE_CHARS && !response.headers.has("content-encoding")) return response;
-      body = await parkedText(await response.text(), parked, pause);
+      body = await parkedText(await response.text(), parked, slices());
     } else {
       return response;
     }

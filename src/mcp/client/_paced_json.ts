@@ -104,6 +104,7 @@ class PacedReader {
         assign(frame.value, frame.key!, value);
       }
     };
+    const closeTop = () => place(frames.pop()!.value);
     const top = await this.#member(frames);
     if (top !== DESCENDED) result = top;
     while (frames.length > 0) {
@@ -112,16 +113,14 @@ class PacedReader {
         this.#skipSpace();
         const code = this.#text.charCodeAt(this.#at++);
         if (code === frame.close) {
-          frames.pop();
-          place(frame.value);
+          closeTop();
           continue;
         }
         if (code !== COMMA) this.#fail("expected a comma or the end of a container");
         frame.next = "member";
       }
       if (await this.#batch(frame)) {
-        frames.pop();
-        place(frame.value);
+        closeTop();
         continue;
       }
       // The next member alone is longer than a piece, or white space is, before the close.
@@ -129,8 +128,7 @@ class PacedReader {
       if (this.#text.charCodeAt(this.#at) === frame.close) {
         if (frame.next === "member") this.#fail("expected a member");
         this.#at++;
-        frames.pop();
-        place(frame.value);
+        closeTop();
         continue;
       }
       if (!Array.isArray(frame.value)) frame.key = await this.#key();
@@ -201,7 +199,7 @@ class PacedReader {
       for (let i = start; i < limit; i++) {
         const code = text.charCodeAt(i);
         if (code === QUOTE) {
-          i = this.#stringEnd(i, limit);
+          i = quoteAfter(text, i, limit);
           if (i === -1) break;
         } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
           depth++;
@@ -275,17 +273,6 @@ class PacedReader {
     return this.#fail("a string does not end");
   }
 
-  /** The index of the quote that ends the string opened at `start`, or -1 when it does not end before `limit`. */
-  #stringEnd(start: number, limit: number): number {
-    const text = this.#text;
-    for (let i = start + 1; i < limit; i++) {
-      const code = text.charCodeAt(i);
-      if (code === BACKSLASH) i++;
-      else if (code === QUOTE) return i;
-    }
-    return -1;
-  }
-
   /** The index of the bracket that closes the container opened at `start`, or -1 past a piece. */
   #containerEnd(start: number): number {
     const text = this.#text;
@@ -294,7 +281,7 @@ class PacedReader {
     for (let i = start; i < limit; i++) {
       const code = text.charCodeAt(i);
       if (code === QUOTE) {
-        i = this.#stringEnd(i, limit);
+        i = quoteAfter(text, i, limit);
         if (i === -1) return -1;
       } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
         depth++;
@@ -389,11 +376,11 @@ export async function topLevelOf(text: string, pause: () => Promise<void>, maxSt
   return { ...(id === undefined ? {} : { id }), hasMethod };
 }
 
-/** The index of the quote that ends the string opened at `start`, found with indexOf, or -1. */
-function quoteAfter(text: string, start: number): number {
+/** The index of the quote that ends the string opened at `start`, found with indexOf, or -1 when none does before `limit`. */
+function quoteAfter(text: string, start: number, limit: number = text.length): number {
   for (let from = start + 1;;) {
     const quote = text.indexOf('"', from);
-    if (quote === -1) return -1;
+    if (quote === -1 || quote >= limit) return -1;
     let backslashes = 0;
     while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes++;
     if (backslashes % 2 === 0) return quote;

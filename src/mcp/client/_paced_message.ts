@@ -6,9 +6,9 @@
 // checks every content block.
 //
 // Over Streamable HTTP the SDK's transport parses what it reads itself. The
-// cap on its fetch parses a long message first and hands the transport a
-// short stand-in, parked here under a random token until the transport
-// delivers it; the connection then swaps the message back in.
+// fetch it is given parses a long message first and hands it a short
+// stand-in, parked here under a random token; the transport's delivery swaps
+// the message back in (_http_paced.ts).
 
 import { type JSONRPCMessage, parseJSONRPCMessage } from "@modelcontextprotocol/client";
 import { isRecord } from "../../core/common/_is_record.ts";
@@ -30,8 +30,8 @@ const PARKED = "io.salvor/parked";
 
 /**
  * Reads one JSON-RPC message from a server's text. A text longer than a piece
- * is parsed in paced pieces, its shape bounded, and its envelope checked on a
- * stand-in. An answer that cannot be read so, once its id is known, becomes an
+ * is parsed in paced pieces and its shape bounded before the SDK checks it.
+ * An answer that cannot be read so, once its id is known, becomes an
  * error answer saying why, so that the call it answers fails at once.
  *
  * @param text What the server sent as one message.

@@ -2,7 +2,7 @@
 // other work gets its turn between them.
 
 /** The longest a slice of such work holds the event loop, in milliseconds. */
-export const SLICE_MS: number = 10;
+const SLICE_MS = 10;
 
 /**
  * A pause between units of work that yields to the event loop once `ms` have

@@ -44,7 +44,7 @@ import { readMcpFailureMeta, readMcpToolContract } from "../../providers/mcp.ts"
 import { mcpToolName } from "./names.ts";
 import { cfworkerValidator } from "./_validator.ts";
 import { isRecord } from "../../core/common/_is_record.ts";
-import { SLICE_MS, slices } from "./_slices.ts";
+import { slices } from "./_slices.ts";
 import {
   answersSchema,
   inputReason,
@@ -360,7 +360,6 @@ class McpServerTool implements McpTool {
 type CallTool = (tool: McpServerTool, input: unknown, ctx: ToolContext) => Promise<ExecutionEvent>;
 
 const CONNECTION_TOKEN = Symbol("McpServerConnection");
-
 let openConnection: (connection: McpServerConnection, timeoutMs: number) => Promise<void>;
 
 /**
@@ -741,7 +740,7 @@ export class McpServerConnection implements AsyncDisposable {
         );
       }
       // One at a time: spreading a server's page into push() overflows the stack on a long one.
-      const pause = slices(SLICE_MS);
+      const pause = slices();
       for (const listed of entries) {
         // Checking an entry reads its schemas whole: on a long page, the host's other work gets its turn.
         await pause(options.signal);
@@ -817,7 +816,7 @@ export class McpServerConnection implements AsyncDisposable {
     const warnings = [...listWarnings];
     const owners = new Map<string, string>();
     const overrides = this.#options.tools;
-    const pause = slices(SLICE_MS);
+    const pause = slices();
     for (const tool of tools) {
       // Checking a large schema takes tens of milliseconds: between tools, the host's other work gets its turn.
       await pause(signal);
