@@ -5,6 +5,7 @@
 // validate with, so defining a tool costs a walk; the compiler, run on a
 // schema that passed, refuses nothing.
 
+import { isRecord } from "../../common/_is_record.ts";
 import { appendPointer } from "../../common/_json_pointer.ts";
 import { showValue } from "../../common/_show_value.ts";
 import { SchemaRefusal } from "./refusal.ts";
@@ -54,10 +55,6 @@ function malformed(
     pointer,
     `Cannot compile the schema as "${keyword}" at ${pointer} must be ${expected}: current value is ${showValue(value)}`,
   );
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isNumber(value: unknown): value is number {
@@ -178,12 +175,12 @@ class Checker {
   }
 
   #baseOf(schema: unknown, base: string): string {
-    return isObject(schema) ? this.#options.registry.bases.get(schema) ?? base : base;
+    return isRecord(schema) ? this.#options.registry.bases.get(schema) ?? base : base;
   }
 
   #node(schema: unknown, base: string, location: string, depth: number): void {
     if (schema === true || schema === false) return;
-    if (!isObject(schema)) {
+    if (!isRecord(schema)) {
       throw new SchemaRefusal(
         "invalid",
         "malformed",
@@ -201,7 +198,7 @@ class Checker {
 
   /** A `$ref` target: checked now if already seen, else queued. */
   #link(schema: unknown, base: string, location: string): void {
-    if (!isObject(schema)) return this.#node(schema, base, location, 0);
+    if (!isRecord(schema)) return this.#node(schema, base, location, 0);
     if (this.#children.has(schema)) return;
     this.#children.set(schema, []);
     this.#queue.push([schema, this.#baseOf(schema, base), location]);
@@ -472,7 +469,7 @@ class Checker {
           }, which it does not hold`,
       );
     }
-    const targetLocation = isObject(target.schema) ? registry.locations.get(target.schema) ?? reference : reference;
+    const targetLocation = isRecord(target.schema) ? registry.locations.get(target.schema) ?? reference : reference;
     const applies = (to: unknown) => {
       this.#children.get(schema)!.push(to);
       this.#inPlace.get(schema)!.push(to);
@@ -533,7 +530,7 @@ class Checker {
       open.add(start);
       while (stack.length > 0) {
         const top = stack[stack.length - 1];
-        const next = (isObject(top[0]) ? this.#inPlace.get(top[0]) : undefined) ?? [];
+        const next = (isRecord(top[0]) ? this.#inPlace.get(top[0]) : undefined) ?? [];
         if (top[1] === next.length) {
           open.delete(top[0]);
           done.add(top[0]);
@@ -569,7 +566,7 @@ class Checker {
    * costs no more than `cap`.
    */
   #measure(root: unknown, cap: number): { size: number; depth: number } {
-    const childrenOf = (node: unknown) => (isObject(node) ? this.#children.get(node) : undefined) ?? [];
+    const childrenOf = (node: unknown) => (isRecord(node) ? this.#children.get(node) : undefined) ?? [];
     const sizes = new Map<unknown, number>();
     const depths = new Map<unknown, number>();
     const open = new Set<unknown>([root]);
@@ -627,6 +624,6 @@ function schemaList(schema: Record<string, unknown>, keyword: string, location: 
 
 function schemaMap(schema: Record<string, unknown>, keyword: string, location: string): Record<string, unknown> {
   const map = schema[keyword];
-  if (!isObject(map)) throw malformed(keyword, location, "an object", map);
+  if (!isRecord(map)) throw malformed(keyword, location, "an object", map);
   return map;
 }

@@ -4,13 +4,13 @@
 // once; they are compiled from a queue, so a long chain of references does
 // not deepen the stack.
 
+import { isRecord } from "../../common/_is_record.ts";
 import { appendPointer } from "../../common/_json_pointer.ts";
 import { type CompiledPattern, DEFAULT_PATTERN_COST, type PatternCost, type PatternEngine } from "./patterns.ts";
 import { type Evaluated, mergeEvaluated, newEvaluated } from "./_evaluated.ts";
 import type { Draft } from "./_keywords.ts";
-import { type Check, isObject, type Node, type Part, push, type Report, type Sink } from "./_node.ts";
+import { allOf as allChecks, type Check, type Node, type Part, push, type Report, type Sink } from "./_node.ts";
 import { charge, type Runtime } from "./_runtime.ts";
-import { allOf as allChecks } from "./_node.ts";
 import {
   boundPart,
   constPart,
@@ -115,7 +115,7 @@ export class Compiler {
 
   /** A `$ref` target: compiled now if known, else queued. */
   #link(schema: unknown, base: string, location: string): Node {
-    if (!isObject(schema)) return this.#node(schema, base, location);
+    if (!isRecord(schema)) return this.#node(schema, base, location);
     const known = this.#nodes.get(schema);
     if (known !== undefined) return known;
     const node: Node = { check: () => false, report: () => {}, ready: false, children: [], leaf: undefined };
@@ -340,7 +340,7 @@ export class Compiler {
   #refPart(node: Node, reference: string, base: string): Part {
     const { registry, runtime } = this.#options;
     const target = resolveReference(reference, base, registry) as Target;
-    const targetLocation = isObject(target.schema) ? registry.locations.get(target.schema) ?? reference : reference;
+    const targetLocation = isRecord(target.schema) ? registry.locations.get(target.schema) ?? reference : reference;
     const linked = this.#link(target.schema, target.base, targetLocation);
     node.children.push(linked);
     const part = linkedPart(linked);
@@ -533,7 +533,7 @@ function tuplePart(keyword: string, nodes: Node[], runtime: Runtime): Part {
 
 /** Whether a schema's array keywords compile to one {@linkcode arrayPart}: `type: "array"` and a single `items` schema. */
 function isFusedArray(schema: Record<string, unknown>, draft: Draft): boolean {
-  return schema.type === "array" && (isObject(schema.items) || typeof schema.items === "boolean") &&
+  return schema.type === "array" && (isRecord(schema.items) || typeof schema.items === "boolean") &&
     !(draft === "2020-12" && "prefixItems" in schema);
 }
 
@@ -735,7 +735,7 @@ function propertiesPart(
     // A closed object: one pass over its keys checks them all.
     return {
       check: (value, ev) => {
-        if (!isObject(value)) return true;
+        if (!isRecord(value)) return true;
         let next = 0;
         let read = 0;
         for (const name in value) {
@@ -756,7 +756,7 @@ function propertiesPart(
   const rest = patterns.length > 0 || additionalCheck !== undefined;
   return {
     check: (value, ev) => {
-      if (!isObject(value)) return true;
+      if (!isRecord(value)) return true;
       charge(runtime, names.length);
       for (let i = 0; i < names.length; i++) {
         const name = names[i];
@@ -855,7 +855,7 @@ function objectPart(
         return true;
       },
     report: (value, path, sink, ev) => {
-      if (!isObject(value)) return typeReport(value, path, sink, ev);
+      if (!isRecord(value)) return typeReport(value, path, sink, ev);
       missing?.report(value, path, sink, ev);
       others.report(value, path, sink, ev);
     },
@@ -866,7 +866,7 @@ function unevaluatedPropertiesPart(node: Node, runtime: Runtime): Part {
   const check = checkOf(node);
   return {
     check: (value, ev) => {
-      if (!isObject(value) || ev?.allProps) return true;
+      if (!isRecord(value) || ev?.allProps) return true;
       let read = 0;
       for (const name in value) {
         read++;
@@ -894,7 +894,7 @@ function propertyNamesPart(node: Node, runtime: Runtime): Part {
   const check = checkOf(node);
   return {
     check: (value) => {
-      if (!isObject(value)) return true;
+      if (!isRecord(value)) return true;
       let read = 0;
       for (const name in value) {
         read++;
@@ -918,7 +918,7 @@ function dependentSchemasPart(triggers: string[], nodes: Node[], runtime: Runtim
   const checks = nodes.map(checkOf);
   return {
     check: (value, ev) => {
-      if (!isObject(value)) return true;
+      if (!isRecord(value)) return true;
       charge(runtime, triggers.length);
       for (let i = 0; i < triggers.length; i++) {
         if (Object.hasOwn(value, triggers[i]) && !checks[i](value, ev)) return false;

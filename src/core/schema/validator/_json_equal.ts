@@ -1,9 +1,7 @@
 // JSON equality for const, enum and uniqueItems: numbers by value (1 and
 // 1.0 are one number in JS already), objects regardless of key order.
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+import { isRecord } from "../../common/_is_record.ts";
 
 /** Whether two JSON values are equal. Recursion is bounded by the shallower value's depth. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
@@ -14,7 +12,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
     for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
     return true;
   }
-  if (!isObject(b) || Array.isArray(b)) return false;
+  if (!isRecord(b) || Array.isArray(b)) return false;
   const record = a as Record<string, unknown>;
   let count = 0;
   for (const key in record) {
@@ -53,7 +51,7 @@ function encode(value: unknown, budget: { left: number }): string | undefined {
     }
     text += "]";
     budget.left -= value.length + 1;
-  } else if (isObject(value)) {
+  } else if (isRecord(value)) {
     const keys = Object.keys(value).sort();
     text = "{";
     for (let i = 0; i < keys.length; i++) {

@@ -38,11 +38,6 @@ export function push(sink: Sink, path: string, keyword: string, message: string)
   if (sink.out.length < sink.max) sink.out.push({ path, keyword, message });
 }
 
-/** Whether a value is a JSON object (not null, not an array). */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** A check that accepts everything. */
 export const alwaysTrue: Check = () => true;
 

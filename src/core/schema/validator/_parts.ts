@@ -1,10 +1,11 @@
 // The keywords that read the value alone (no subschema): their checks and
 // messages. Their values passed the static check (`_check.ts`).
 
+import { isRecord } from "../../common/_is_record.ts";
 import { showValue } from "../../common/_show_value.ts";
 import { appendPointer } from "../../common/_json_pointer.ts";
 import { canonicalJson, canonicalJsonWithin, jsonEqual } from "./_json_equal.ts";
-import { isObject, type Part, push } from "./_node.ts";
+import { type Part, push } from "./_node.ts";
 import { charge, type Runtime } from "./_runtime.ts";
 import { codePoints } from "./_code_points.ts";
 
@@ -57,7 +58,7 @@ function typeCheck(type: string): (value: unknown) => boolean {
     case "array":
       return (value) => Array.isArray(value);
     default:
-      return isObject;
+      return isRecord;
   }
 }
 
@@ -212,9 +213,9 @@ export function countPart(keyword: string, limit: number, runtime: Runtime): Par
     case "maxItems":
       return { check: (value) => !Array.isArray(value) || value.length <= limit, report };
     case "minProperties":
-      return { check: (value) => !isObject(value) || propertyCount(value, limit, runtime) >= limit, report };
+      return { check: (value) => !isRecord(value) || propertyCount(value, limit, runtime) >= limit, report };
     default:
-      return { check: (value) => !isObject(value) || propertyCount(value, limit + 1, runtime) <= limit, report };
+      return { check: (value) => !isRecord(value) || propertyCount(value, limit + 1, runtime) <= limit, report };
   }
 }
 
@@ -269,7 +270,7 @@ export function requiredPart(names: string[], runtime: Runtime): Part | undefine
   const inherited = names.map(isInherited);
   return {
     check: (value) => {
-      if (!isObject(value)) return true;
+      if (!isRecord(value)) return true;
       charge(runtime, names.length);
       for (let i = 0; i < names.length; i++) if (lacks(value, names[i], inherited[i])) return false;
       return true;
@@ -299,7 +300,7 @@ export function dependentRequiredPart(
     Object.hasOwn(object, trigger) ? map[trigger].filter((name) => !Object.hasOwn(object, name)) : [];
   return {
     check: (value) => {
-      if (!isObject(value)) return true;
+      if (!isRecord(value)) return true;
       charge(runtime, reads);
       for (const trigger of triggers) {
         if (!Object.hasOwn(value, trigger)) continue;

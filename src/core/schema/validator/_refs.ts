@@ -3,6 +3,7 @@
 // where a `$dynamicRef` may lead (its `$dynamicAnchor` targets, linked as
 // their resources are reached).
 
+import { isRecord } from "../../common/_is_record.ts";
 import { SchemaRefusal } from "./refusal.ts";
 import { type Draft, SCHEMA_ARRAYS, SCHEMA_MAPS, SCHEMA_VALUED } from "./_keywords.ts";
 
@@ -89,10 +90,6 @@ function splitFragment(uri: string): [string, string] {
   return hash === -1 ? [uri, ""] : [uri.slice(0, hash), uri.slice(hash + 1)];
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** Creates an empty registry for documents that hold at most `maxSchemas` schemas. */
 export function createRegistry(maxSchemas: number): Registry {
   return {
@@ -157,10 +154,10 @@ function walk(
   registry: Registry,
   prefix: string,
 ): void {
-  if (isObject(node) ? registry.bases.has(node) : typeof node !== "boolean") return;
+  if (isRecord(node) ? registry.bases.has(node) : typeof node !== "boolean") return;
   // A boolean schema costs the check and the compiler a node too.
   if (++registry.held > registry.maxSchemas) throw tooManySchemas(registry.maxSchemas, location);
-  if (!isObject(node)) return;
+  if (!isRecord(node)) return;
   if (depth > MAX_SCHEMA_DEPTH) throw tooDeep(location);
   let own = base;
   // Draft-07 ignores every sibling of `$ref`, `$id` included.
@@ -216,7 +213,7 @@ function walk(
   }
   for (const keyword of SCHEMA_MAPS[draft]) {
     const map = node[keyword];
-    if (!isObject(map)) continue;
+    if (!isRecord(map)) continue;
     for (const name in map) {
       const token = name.replaceAll("~", "~0").replaceAll("/", "~1");
       walk(map[name], own, `${location}/${keyword}/${token}`, depth + 1, draft, registry, prefix);
@@ -258,12 +255,12 @@ export function resolveReference(
     if (Array.isArray(node)) {
       if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= node.length) return "fragment";
       node = node[Number(token)];
-    } else if (isObject(node) && Object.hasOwn(node, token)) {
+    } else if (isRecord(node) && Object.hasOwn(node, token)) {
       node = node[token];
     } else {
       return "fragment";
     }
-    if (isObject(node)) nodeBase = registry.bases.get(node) ?? nodeBase;
+    if (isRecord(node)) nodeBase = registry.bases.get(node) ?? nodeBase;
   }
   return { schema: node, base: nodeBase };
 }

@@ -18,7 +18,7 @@ import { Compiler } from "./_compile.ts";
 import type { Draft } from "./_keywords.ts";
 import { type Runtime, stackAsBudget } from "./_runtime.ts";
 import type { FormatScanners } from "./_format_names.ts";
-import { createRegistry, indexDocument, type Registry, resolveUri, ROOT_BASE } from "./_refs.ts";
+import { createRegistry, indexDocument, type Registry, resolveUri, ROOT_BASE, withoutFragment } from "./_refs.ts";
 
 /** The drafts compiled: 2020-12 and draft-07. */
 export type ValidatorDraft = Draft;
@@ -236,7 +236,8 @@ function index(
 ): Registry {
   const registry = createRegistry(maxSchemas);
   for (const [uri, remote] of Object.entries(remotes ?? {})) {
-    const base = resolveUri(uri, ROOT_BASE)?.replace(/#.*$/, "") ?? uri;
+    const resolved = resolveUri(uri, ROOT_BASE);
+    const base = resolved === undefined ? uri : withoutFragment(resolved);
     indexDocument(remote, base, `${uri}#`, draft, registry);
   }
   indexDocument(schema, ROOT_BASE, "", draft, registry);
