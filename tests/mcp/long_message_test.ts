@@ -1,7 +1,8 @@
 // A server's long message never holds the host's event loop for long: it is
 // parsed in paced pieces (JSON.parse took 0.1–0.3 s for each of these
 // results in one stretch), and an answer that holds more than the SDK can
-// check in a short stretch fails its call at once, naming the bound. Over
+// check in a short stretch fails its call at once, naming the bound; a
+// request of the server's so long is answered at once, saying why. Over
 // stdio, and over Streamable HTTP with SSE and with JSON bodies.
 
 import assert from "node:assert/strict";
@@ -22,6 +23,15 @@ const EXPECTED: Record<string, (end: TerminalEvent) => void> = {
   blocks: (end) => assertRefused(end, /its result holds more than 10000 content blocks: current count is 60000/),
   wide: (end) => assertRefused(end, /an object holds more than 10000 members/),
   structured: (end) => assertRefused(end, /an object holds more than 10000 members/),
+  // The server's own long request is answered at once, saying why, rather than left to the server's timeout.
+  "ask-wide": (end) => {
+    assert.equal(end.type, "output");
+    const [text] = end.type === "output" ? end.result.content : [];
+    assert.match(
+      text?.type === "text" ? text.text : "",
+      /^refused: MCP error -32600: Cannot read the server's request as an object holds more than 10000 members/,
+    );
+  },
 };
 
 function assertRefused(end: TerminalEvent, reason: RegExp): void {

@@ -10,11 +10,13 @@ import {
   MAX_OBJECT_MEMBERS,
   ParkedMessages,
   readMessage,
+  UnreadRequest,
 } from "../../src/mcp/client/_paced_message.ts";
 import { pacedFetch } from "../../src/mcp/client/_http_paced.ts";
 import { PIECE_CHARS } from "../../src/mcp/client/_paced_json.ts";
 
 const NO_PAUSE = () => Promise.resolve();
+const NO_ANSWER = (message: JSONRPCMessage) => assert.fail(`nothing is to be answered: ${JSON.stringify(message)}`);
 const LONG = "x".repeat(PIECE_CHARS);
 
 function answer(id: number, result: Record<string, unknown>): string {
@@ -48,7 +50,7 @@ Deno.test("readMessage() turns a long answer that breaks a bound into an error a
   }
 });
 
-Deno.test("readMessage() refuses a long message whose id it never read, or that is not an answer", async () => {
+Deno.test("readMessage() refuses a long message whose id it never read, and a server's request with the answer it is to get", async () => {
   await assert.rejects(readMessage(`[${'"a",'.repeat(PIECE_CHARS / 4)}"a"]`, NO_PAUSE), Error);
   await assert.rejects(readMessage(`{"result":{"text":"${LONG}"`, NO_PAUSE), SyntaxError);
   const request = JSON.stringify({
@@ -57,7 +59,16 @@ Deno.test("readMessage() refuses a long message whose id it never read, or that 
     method: "elicitation/create",
     params: Object.fromEntries(Array.from({ length: MAX_OBJECT_MEMBERS + 1 }, (_, i) => [`m${i}`, i])),
   });
-  await assert.rejects(readMessage(request, NO_PAUSE), RangeError, "a request from the server is not an answer");
+  await assert.rejects(readMessage(request, NO_PAUSE), (error: unknown) => {
+    assert.ok(error instanceof UnreadRequest, "a request from the server is not an answer");
+    assert.ok(error.cause instanceof RangeError);
+    // The answer the server is to be sent, under its request's id.
+    const { id, error: problem } = error.answer as { id: number; error: { code: number; message: string } };
+    assert.equal(id, 1);
+    assert.equal(problem.code, -32600);
+    assert.match(problem.message, /^Cannot read the server's request as an object holds more than 10000 members/);
+    return true;
+  });
   await assert.rejects(
     readMessage(JSON.stringify({ jsonrpc: "2.0", id: "i".repeat(5_000), result: { text: LONG } }), NO_PAUSE),
     RangeError,
@@ -84,7 +95,11 @@ Deno.test("ParkedMessages hands the transport a short stand-in for a long messag
 });
 
 /** What the transport reads of an SSE body served in the given chunks, through pacedFetch. */
-async function readThrough(chunks: string[], parked = new ParkedMessages()): Promise<string> {
+async function readThrough(
+  chunks: string[],
+  parked = new ParkedMessages(),
+  answer: (message: JSONRPCMessage) => void = NO_ANSWER,
+): Promise<string> {
   const encoder = new TextEncoder();
   const serve: typeof fetch = () =>
     Promise.resolve(
@@ -98,7 +113,7 @@ async function readThrough(chunks: string[], parked = new ParkedMessages()): Pro
         { headers: { "content-type": "text/event-stream" } },
       ),
     );
-  return await (await pacedFetch(serve, parked)("http://127.0.0.1/mcp")).text();
+  return await (await pacedFetch(serve, parked, answer)("http://127.0.0.1/mcp")).text();
 }
 
 Deno.test("pacedFetch() passes short SSE events as they came, however the chunks cut them", async () => {
@@ -130,23 +145,51 @@ Deno.test("pacedFetch() parks a long SSE message and a long JSON body, and leave
   const other = `event: ping\ndata: ${LONG}\n\n`;
   assert.equal(await readThrough([other], parked), other, "a long event of another type passes as it came");
   const json: typeof fetch = () => Promise.resolve(Response.json(JSON.parse(long)));
-  const body = JSON.parse(await (await pacedFetch(json, parked)("http://127.0.0.1/mcp")).text());
+  const body = JSON.parse(await (await pacedFetch(json, parked, NO_ANSWER)("http://127.0.0.1/mcp")).text());
   assert.deepEqual(parked.unpark(body), JSON.parse(long));
   // A short body is not read here, the very response passes; a compressed one, whatever length it says, is read.
   const shortHeaders = new Headers({ "content-type": "application/json", "content-length": "40" });
   const shortResponse = new Response(JSON.stringify({ jsonrpc: "2.0", id: 1, result: { padding: "x" } }), {
     headers: shortHeaders,
   });
-  assert.equal(await pacedFetch(() => Promise.resolve(shortResponse), parked)("http://127.0.0.1/mcp"), shortResponse);
+  assert.equal(
+    await pacedFetch(() => Promise.resolve(shortResponse), parked, NO_ANSWER)("http://127.0.0.1/mcp"),
+    shortResponse,
+  );
   const compressed = new Headers({
     "content-type": "application/json",
     "content-length": "40",
     "content-encoding": "gzip",
   });
-  const unpacked = await pacedFetch(() => Promise.resolve(new Response(long, { headers: compressed })), parked)(
+  const unpacked = await pacedFetch(
+    () => Promise.resolve(new Response(long, { headers: compressed })),
+    parked,
+    NO_ANSWER,
+  )(
     "http://127.0.0.1/mcp",
   );
   assert.deepEqual(parked.unpark(JSON.parse(await unpacked.text())), JSON.parse(long));
   const html: typeof fetch = () => Promise.resolve(new Response(LONG, { headers: { "content-type": "text/html" } }));
-  assert.equal(await (await pacedFetch(html, parked)("http://127.0.0.1/mcp")).text(), LONG);
+  assert.equal(await (await pacedFetch(html, parked, NO_ANSWER)("http://127.0.0.1/mcp")).text(), LONG);
+});
+
+Deno.test("pacedFetch() answers a server's long request it cannot read, and hands the transport a text it skips", async () => {
+  const params = Object.fromEntries(Array.from({ length: MAX_OBJECT_MEMBERS + 1 }, (_, i) => [`m${i}`, i]));
+  const request = JSON.stringify({ jsonrpc: "2.0", id: "r-1", method: "ping", params });
+  const answers: JSONRPCMessage[] = [];
+  const read = await readThrough(
+    ["id: e9\ndata: ", request, "\n\n", `data: ${answer(1, { content: [] })}\n\n`],
+    new ParkedMessages(),
+    (message) => answers.push(message),
+  );
+  assert.equal(answers.length, 1);
+  const { id, error } = answers[0] as { id: string; error: { code: number; message: string } };
+  assert.equal(id, "r-1");
+  assert.equal(error.code, -32600);
+  assert.match(error.message, /^Cannot read the server's request as an object holds more than 10000 members/);
+  const [event, next] = read.split("\n\n");
+  const [, eventId, data] = /^id: (.*)\ndata: (.*)$/.exec(event) ?? [];
+  assert.equal(eventId, "e9", "the event keeps its id, for a stream resumed later");
+  assert.match(JSON.parse(data), /^Skipped a message that is not JSON-RPC: Cannot read the server's request as /);
+  assert.equal(next, `data: ${answer(1, { content: [] })}`, "the events after it pass as they came");
 });

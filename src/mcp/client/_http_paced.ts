@@ -6,7 +6,7 @@
 
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { PIECE_CHARS } from "./_paced_json.ts";
-import type { ParkedMessages } from "./_paced_message.ts";
+import { type ParkedMessages, UnreadRequest } from "./_paced_message.ts";
 import { slices } from "./_slices.ts";
 
 const LINE_END = /\r\n|\r|\n/;
@@ -21,21 +21,27 @@ const encoder = new TextEncoder();
  *
  * @param fetchFn The fetch to wrap (already capped).
  * @param parked Where long messages wait for the transport to deliver their stand-ins.
+ * @param answer Sends the server the error answer to a long request of its that could not be read.
  * @returns The wrapped fetch.
  */
-export function pacedFetch(fetchFn: typeof fetch, parked: ParkedMessages): typeof fetch {
+export function pacedFetch(
+  fetchFn: typeof fetch,
+  parked: ParkedMessages,
+  answer: (message: JSONRPCMessage) => void,
+): typeof fetch {
+  const read: Reader = { parked, answer };
   return async (input, init) => {
     const response = await fetchFn(input, init);
     if (!response.body || !response.ok) return response;
     const type = (response.headers.get("content-type") ?? "").toLowerCase();
     let body: BodyInit;
     if (type.startsWith("text/event-stream")) {
-      body = eventsParked(response.body, parked, slices());
+      body = eventsParked(response.body, read, slices());
     } else if (type.startsWith("application/json")) {
       // A body that says it is short goes as it came, unread here; a compressed one may unpack to any length.
       const length = Number(response.headers.get("content-length") ?? NaN);
       if (length <= PIECE_CHARS && !response.headers.has("content-encoding")) return response;
-      body = await parkedText(await response.text(), parked, slices());
+      body = await parkedText(await response.text(), read, slices());
     } else {
       return response;
     }
@@ -43,15 +49,22 @@ export function pacedFetch(fetchFn: typeof fetch, parked: ParkedMessages): typeo
   };
 }
 
+/** Where long messages are parked, and how a long request that could not be read is answered. */
+interface Reader {
+  readonly parked: ParkedMessages;
+  readonly answer: (message: JSONRPCMessage) => void;
+}
+
 /**
  * A message's text for the transport: the same when short, a stand-in when long and
  * readable, and when long and not a message, a short text the transport refuses
- * in the same way, saying why.
+ * in the same way, saying why (a request so refused is answered too).
  */
-async function parkedText(text: string, parked: ParkedMessages, pause: () => Promise<void>): Promise<string> {
+async function parkedText(text: string, read: Reader, pause: () => Promise<void>): Promise<string> {
   try {
-    return await parked.park(text, pause);
+    return await read.parked.park(text, pause);
   } catch (error) {
+    if (error instanceof UnreadRequest) read.answer(error.answer);
     return JSON.stringify(`Skipped a message that is not JSON-RPC: ${(error as Error).message}`.slice(0, 500));
   }
 }
@@ -65,7 +78,7 @@ async function parkedText(text: string, parked: ParkedMessages, pause: () => Pro
  */
 function eventsParked(
   body: ReadableStream<Uint8Array>,
-  parked: ParkedMessages,
+  read: Reader,
   pause: () => Promise<void>,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
@@ -105,7 +118,7 @@ function eventsParked(
       partBytes = 0;
       eventFrom = end;
       if (size > PIECE_CHARS) {
-        out.push(encoder.encode(await parkedEvent(decoded(event), parked, pause)));
+        out.push(encoder.encode(await parkedEvent(decoded(event), read, pause)));
         continue;
       }
       for (const part of event) out.push(part);
@@ -144,7 +157,7 @@ function decoded(parts: Uint8Array[]): string {
 }
 
 /** A long event, with its data (a message of the default type) replaced by a stand-in's text. */
-async function parkedEvent(event: string, parked: ParkedMessages, pause: () => Promise<void>): Promise<string> {
+async function parkedEvent(event: string, read: Reader, pause: () => Promise<void>): Promise<string> {
   const kept: string[] = [];
   const data: string[] = [];
   let type = "";
@@ -159,7 +172,7 @@ async function parkedEvent(event: string, parked: ParkedMessages, pause: () => P
   }
   // Only a message event carries JSON-RPC; the transport reads past any other.
   if (data.length === 0 || (type !== "" && type !== "message")) return event;
-  const standIn = await parkedText(data.join("\n"), parked, pause);
+  const standIn = await parkedText(data.join("\n"), read, pause);
   return `${kept.map((line) => `${line}\n`).join("")}data: ${standIn}\n\n`;
 }
 

@@ -26,20 +26,49 @@ export const MAX_OBJECT_MEMBERS: number = 10_000;
 export const MAX_CONTENT_BLOCKS: number = 10_000;
 /** JSON-RPC's code for an internal error, given to an answer that could not be read. */
 const INTERNAL_ERROR = -32603;
+/** JSON-RPC's code for an invalid request, sent back for a server's request that could not be read. */
+const INVALID_REQUEST = -32600;
 const PARKED = "io.salvor/parked";
+
+/**
+ * A server's long request that could not be read: it is not delivered, and
+ * `answer` is the error answer to send the server, which would otherwise
+ * wait for one until its own timeout.
+ */
+export class UnreadRequest extends Error {
+  /** The error answer for the server, under the request's id. */
+  readonly answer: JSONRPCMessage;
+
+  /**
+   * @param id The request's id.
+   * @param why Why it could not be read, in the form "Cannot read ... as ...".
+   * @param cause What stopped the reading.
+   */
+  constructor(id: string | number, why: string, cause: unknown) {
+    super(why, { cause });
+    this.name = "UnreadRequest";
+    this.answer = errorAnswer(id, INVALID_REQUEST, why);
+  }
+}
+
+function errorAnswer(id: string | number, code: number, message: string): JSONRPCMessage {
+  return { jsonrpc: "2.0", id, error: { code, message } } as JSONRPCMessage;
+}
 
 /**
  * Reads one JSON-RPC message from a server's text. A text longer than a piece
  * is parsed in paced pieces and its shape bounded before the SDK checks it.
  * An answer that cannot be read so, once its id is known, becomes an
- * error answer saying why, so that the call it answers fails at once.
+ * error answer saying why, so that the call it answers fails at once; a
+ * request becomes an {@linkcode UnreadRequest}, whose answer the server is to be sent.
  *
  * @param text What the server sent as one message.
  * @param pause Awaited between pieces of a long text.
  * @returns The message.
- * @throws {SyntaxError} When the text is not JSON, and no answer's id was read.
- * @throws {RangeError} When a long text breaks a bound, and no answer's id was read.
- * @throws {Error} When it is not a JSON-RPC message (the SDK's check), and no answer's id was read.
+ * @throws {UnreadRequest} When a long text with an id and a method cannot be read, for any of the reasons below.
+ * @throws {SyntaxError} When the text is not JSON, and no id was read.
+ * @throws {RangeError} When a long text breaks a bound, and no id was read.
+ * @throws {Error} When it is not a JSON-RPC message (the SDK's check), and no id was read.
  */
 export async function readMessage(text: string, pause: () => Promise<void>): Promise<JSONRPCMessage> {
   if (text.length <= PIECE_CHARS) return parseJSONRPCMessage(JSON.parse(text));
@@ -49,11 +78,11 @@ export async function readMessage(text: string, pause: () => Promise<void>): Pro
   } catch (error) {
     // An answer's id may come after what broke: the SDK's server writes it last.
     const { id, hasMethod } = await topLevelOf(text, pause, MAX_ENVELOPE_STRING);
-    if (id === undefined || hasMethod) throw error;
-    const message = `Cannot read the MCP server's answer as ${
-      error instanceof Error ? error.message.replace(/^Cannot [^:]*? as /, "") : String(error)
-    }`.slice(0, 1_000);
-    return { jsonrpc: "2.0", id, error: { code: INTERNAL_ERROR, message } } as JSONRPCMessage;
+    if (id === undefined) throw error;
+    const why = (error instanceof Error ? error.message.replace(/^Cannot [^:]*? as /, "") : String(error))
+      .slice(0, 1_000);
+    if (hasMethod) throw new UnreadRequest(id, `Cannot read the server's request as ${why}`, error);
+    return errorAnswer(id, INTERNAL_ERROR, `Cannot read the MCP server's answer as ${why}`);
   }
 }
 
@@ -96,6 +125,7 @@ export class ParkedMessages {
    * @param text One message's text.
    * @param pause Awaited between pieces of a long text.
    * @returns The text for the transport: the same, or a stand-in's.
+   * @throws {UnreadRequest} When a long request cannot be read.
    * @throws {SyntaxError} When a long text is not JSON.
    * @throws {Error} When a long text is not a JSON-RPC message.
    */

@@ -12,7 +12,7 @@ import process from "node:process";
 import { type JSONRPCMessage, parseJSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import { LineReader } from "./_line_reader.ts";
 import { PIECE_CHARS } from "./_paced_json.ts";
-import { readMessage } from "./_paced_message.ts";
+import { readMessage, UnreadRequest } from "./_paced_message.ts";
 import { slices } from "./_slices.ts";
 
 /** How to start a stdio MCP server. */
@@ -189,7 +189,9 @@ export class StdioTransport implements Transport {
       let message: JSONRPCMessage;
       try {
         message = await readMessage(line, this.#pause);
-      } catch {
+      } catch (error) {
+        // A request refused so is answered, rather than left to wait for its timeout.
+        if (error instanceof UnreadRequest) this.send(error.answer).catch(() => {});
         return this.#skip(line);
       } finally {
         if (this.#reading === reading) this.#reading = undefined;

@@ -163,6 +163,8 @@ export function connectMcpServer(options: McpHttpOptions | McpTransportOptions):
     fetch: pacedFetch(
       cappedFetch(watchedFetch(endpoint, () => fetch ?? globalThis.fetch, end), maxMessageBytes, end),
       parked,
+      // A server's long request that could not be read is answered so, rather than left to its timeout.
+      (answer) => void transport.send(answer).catch(() => {}),
     ),
   });
   unparkOnDelivery(transport, parked);
