@@ -8,7 +8,8 @@ import { compileSchema, type DynTool } from "../../dyn.ts";
 import { connectMcpServer as connectHttp } from "../../mcp_http.ts";
 import { connectMcpServer, McpConnectionError, type McpToolsChange } from "../../mcp.ts";
 import { LineReader } from "../../src/mcp/client/_line_reader.ts";
-import { cappedFetch } from "../../src/mcp/client/_http_cap.ts";
+import { boundedFetch } from "../../src/mcp/client/_http_bodies.ts";
+import { ParkedMessages } from "../../src/mcp/client/_paced_message.ts";
 import { watchedFetch } from "../../src/mcp/client/_http_watch.ts";
 import { connectFixture, livingChildren, startHttpFixture, TEST_LOCK } from "./_helpers.ts";
 
@@ -66,7 +67,12 @@ Deno.test("the HTTP byte cap counts each SSE event apart, whatever its line endi
     let problem: string | undefined;
     const serve: typeof fetch = () =>
       Promise.resolve(new Response(body, { headers: { "content-type": "text/event-stream" } }));
-    const response = await cappedFetch(serve, 1_000, (why) => problem = why)("http://127.0.0.1/mcp");
+    const response = await boundedFetch(serve, {
+      maxBytes: 1_000,
+      onTooLarge: (why) => problem = why,
+      parked: new ParkedMessages(),
+      answer: () => assert.fail("nothing is to be answered"),
+    })("http://127.0.0.1/mcp");
     const text = await response.text().catch((error) => `error: ${error.message}`);
     return { problem, text };
   };

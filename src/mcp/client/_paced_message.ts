@@ -8,7 +8,7 @@
 // Over Streamable HTTP the SDK's transport parses what it reads itself. The
 // fetch it is given parses a long message first and hands it a short
 // stand-in, parked here under a random token; the transport's delivery swaps
-// the message back in (_http_paced.ts).
+// the message back in (_http_bodies.ts).
 
 import { type JSONRPCMessage, parseJSONRPCMessage } from "@modelcontextprotocol/client";
 import { isRecord } from "../../core/common/_is_record.ts";

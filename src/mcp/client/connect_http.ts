@@ -12,8 +12,7 @@ import {
   type Transport,
 } from "@modelcontextprotocol/client";
 import { watchedFetch } from "./_http_watch.ts";
-import { cappedFetch } from "./_http_cap.ts";
-import { pacedFetch, unparkOnDelivery } from "./_http_paced.ts";
+import { boundedFetch, unparkOnDelivery } from "./_http_bodies.ts";
 import { ParkedMessages } from "./_paced_message.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES, wholeOption } from "./_limits.ts";
 import {
@@ -160,12 +159,13 @@ export function connectMcpServer(options: McpHttpOptions | McpTransportOptions):
     ...(headers ? { requestInit: { headers: { ...headers } } } : {}),
     // Both shapes are the SDK's own, named apart so the public types do not depend on it.
     ...(authProvider ? { authProvider: authProvider as AuthProvider | OAuthClientProvider } : {}),
-    fetch: pacedFetch(
-      cappedFetch(watchedFetch(endpoint, () => fetch ?? globalThis.fetch, end), maxMessageBytes, end),
+    fetch: boundedFetch(watchedFetch(endpoint, () => fetch ?? globalThis.fetch, end), {
+      maxBytes: maxMessageBytes,
+      onTooLarge: end,
       parked,
       // A server's long request that could not be read is answered so, rather than left to its timeout.
-      (answer) => void transport.send(answer).catch(() => {}),
-    ),
+      answer: (answer) => void transport.send(answer).catch(() => {}),
+    }),
   });
   unparkOnDelivery(transport, parked);
   return openMcpConnection(transport, options, {

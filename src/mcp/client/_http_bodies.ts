@@ -1,0 +1,270 @@
+// What a Streamable HTTP server sends, read once before the SDK's transport
+// reads it. The transport reads a JSON body whole and an SSE event until it
+// ends, with no bound (an endless body or data line grew the host by
+// gigabytes in seconds), and parses each message with JSON.parse and checks
+// it in one stretch. Here no body and no SSE event may exceed the byte cap: a
+// JSON body (or any other) counts as one message, an SSE stream counts each
+// event apart, since one stream carries many messages over a session's life.
+// A long message (a JSON body, or an SSE event's data) is parsed in paced
+// pieces and parked, and the transport reads a short stand-in of it (see
+// _paced_message.ts). Everything else passes as it came.
+
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
+import { PIECE_CHARS } from "./_paced_json.ts";
+import { type ParkedMessages, UnreadRequest } from "./_paced_message.ts";
+import { slices } from "./_slices.ts";
+
+const LINE_END = /\r\n|\r|\n/;
+const NEWLINE = 0x0a;
+const RETURN = 0x0d;
+const encoder = new TextEncoder();
+
+/** How a server's response bodies are read. */
+export interface BodyRules {
+  /** The most bytes a body, or an SSE event, may hold. */
+  readonly maxBytes: number;
+  /** Runs when a body or an event is past `maxBytes`, with a phrase saying what the server did. */
+  readonly onTooLarge: (problem: string) => void;
+  /** Where long messages wait for the transport to deliver their stand-ins. */
+  readonly parked: ParkedMessages;
+  /** Sends the server the error answer to a long request of its that could not be read. */
+  readonly answer: (message: JSONRPCMessage) => void;
+}
+
+/**
+ * Wraps the fetch a Streamable HTTP transport uses so that no response body
+ * and no SSE event may exceed `rules.maxBytes` (past it the body errors, and
+ * `onTooLarge` runs first), and a long message in a successful response
+ * reaches the transport as a stand-in, its message parked.
+ *
+ * @param fetchFn The fetch to wrap.
+ * @param rules The byte cap, where long messages are parked, and how a long request that could not be read is answered.
+ * @returns The wrapped fetch.
+ */
+export function boundedFetch(fetchFn: typeof fetch, rules: BodyRules): typeof fetch {
+  const tooLarge = () => {
+    const problem = `sent a message longer than ${rules.maxBytes} bytes (the maxMessageBytes limit)`;
+    rules.onTooLarge(problem);
+    return new RangeError(`The MCP server ${problem}`);
+  };
+  return async (input, init) => {
+    const response = await fetchFn(input, init);
+    if (!response.body) return response;
+    const type = (response.headers.get("content-type") ?? "").toLowerCase();
+    let body: BodyInit;
+    if (type.startsWith("text/event-stream")) {
+      // A message in a failed response is never delivered, so it is never parked.
+      body = events(response.body, rules.maxBytes, tooLarge, response.ok ? rules : undefined);
+    } else if (type.startsWith("application/json") && response.ok && !saysShort(response.headers)) {
+      body = await parkedText(await textWithin(response.body, rules.maxBytes, tooLarge), rules, slices());
+    } else {
+      body = counted(response.body, rules.maxBytes, tooLarge);
+    }
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
+/** Whether a body says it is no longer than a piece; a compressed one may unpack to any length. */
+function saysShort(headers: Headers): boolean {
+  return Number(headers.get("content-length") ?? NaN) <= PIECE_CHARS && !headers.has("content-encoding");
+}
+
+/** A body counted as it passes, as one message. */
+function counted(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  tooLarge: () => Error,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  let total = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const chunk = await reader.read();
+      if (chunk.done) return controller.close();
+      total += chunk.value.length;
+      if (total > maxBytes) return stop(reader, controller, tooLarge());
+      controller.enqueue(chunk.value);
+    },
+    cancel: (why) => reader.cancel(why),
+  });
+}
+
+/** Stops the download, so the server sees the client go, and errors the body read from it. */
+async function stop(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  controller: ReadableStreamDefaultController<Uint8Array>,
+  error: unknown,
+): Promise<void> {
+  await reader.cancel(error).catch(() => {});
+  controller.error(error);
+}
+
+/** A whole body's text, read within the byte cap. */
+async function textWithin(body: ReadableStream<Uint8Array>, maxBytes: number, tooLarge: () => Error): Promise<string> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let total = 0;
+  for (;;) {
+    const chunk = await reader.read();
+    if (chunk.done) return text + decoder.decode();
+    total += chunk.value.length;
+    if (total > maxBytes) {
+      const error = tooLarge();
+      await reader.cancel(error).catch(() => {});
+      throw error;
+    }
+    text += decoder.decode(chunk.value, { stream: true });
+  }
+}
+
+/**
+ * A message's text for the transport: the same when short, a stand-in when long and
+ * readable, and when long and not a message, a short text the transport refuses
+ * in the same way, saying why (a request so refused is answered too).
+ */
+async function parkedText(text: string, rules: BodyRules, pause: () => Promise<void>): Promise<string> {
+  try {
+    return await rules.parked.park(text, pause);
+  } catch (error) {
+    if (error instanceof UnreadRequest) rules.answer(error.answer);
+    return JSON.stringify(`Skipped a message that is not JSON-RPC: ${(error as Error).message}`.slice(0, 500));
+  }
+}
+
+/**
+ * Splits an SSE stream into events, each held to the byte cap, and parks the message of each long one
+ * when `parking` is given. The bytes pass as they came otherwise, however the chunks cut them; an event
+ * is held only until it ends. Line ends are ASCII, which no byte of a multi-byte UTF-8 character is, so
+ * the bytes are split as they are and only a long event is decoded. The server's stream is read only as
+ * the transport reads this one, as the transport would read it.
+ */
+function events(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  tooLarge: () => Error,
+  parking: BodyRules | undefined,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  const pause = slices();
+  // The event under way, as the chunks brought it.
+  let parts: Uint8Array[] = [];
+  let partBytes = 0;
+  let lineEmpty = true;
+  // A "\r" ended the last chunk: a "\n" opening the next is the same line end.
+  let afterReturn = false;
+  /** The whole events in a chunk, each as it came or parked; what follows the last waits in `parts`. */
+  const split = async (bytes: Uint8Array): Promise<Uint8Array[]> => {
+    const out: Uint8Array[] = [];
+    let i = afterReturn && bytes[0] === NEWLINE ? 1 : 0;
+    afterReturn = false;
+    let eventFrom = 0;
+    for (; i < bytes.length; i++) {
+      const byte = bytes[i];
+      if (byte !== NEWLINE && byte !== RETURN) {
+        lineEmpty = false;
+        continue;
+      }
+      let end = i + 1;
+      if (byte === RETURN) {
+        if (end === bytes.length) afterReturn = true;
+        else if (bytes[end] === NEWLINE) end++;
+      }
+      i = end - 1;
+      if (!lineEmpty) {
+        lineEmpty = true;
+        continue;
+      }
+      // An empty line ends the event.
+      parts.push(bytes.subarray(eventFrom, end));
+      const event = parts;
+      const size = partBytes + end - eventFrom;
+      parts = [];
+      partBytes = 0;
+      eventFrom = end;
+      if (size > maxBytes) throw tooLarge();
+      if (parking !== undefined && size > PIECE_CHARS) {
+        out.push(encoder.encode(await parkedEvent(decoded(event), parking, pause)));
+        continue;
+      }
+      for (const part of event) out.push(part);
+    }
+    if (eventFrom < bytes.length) {
+      parts.push(bytes.subarray(eventFrom));
+      partBytes += bytes.length - eventFrom;
+      // An event that never ends is cut at the cap, not held until it does.
+      if (partBytes > maxBytes) throw tooLarge();
+    }
+    return out;
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (;;) {
+        const chunk = await reader.read();
+        if (chunk.done) {
+          // An event the stream cut short goes as it came: the transport's own parser decides.
+          for (const part of parts) controller.enqueue(part);
+          return controller.close();
+        }
+        let out: Uint8Array[];
+        try {
+          out = await split(chunk.value);
+        } catch (error) {
+          return stop(reader, controller, error);
+        }
+        if (out.length === 0) continue;
+        for (const part of out) controller.enqueue(part);
+        return;
+      }
+    },
+    cancel: (why) => reader.cancel(why),
+  });
+}
+
+/** The text of an event's parts, a character cut between two parts included. */
+function decoded(parts: Uint8Array[]): string {
+  const decoder = new TextDecoder();
+  let text = "";
+  for (const part of parts) text += decoder.decode(part, { stream: true });
+  return text + decoder.decode();
+}
+
+/** A long event, with its data (a message of the default type) replaced by a stand-in's text. */
+async function parkedEvent(event: string, rules: BodyRules, pause: () => Promise<void>): Promise<string> {
+  const kept: string[] = [];
+  const data: string[] = [];
+  let type = "";
+  for (const line of event.split(LINE_END)) {
+    if (line === "" || line.startsWith(":")) continue;
+    const colon = line.indexOf(":");
+    const field = colon === -1 ? line : line.slice(0, colon);
+    const value = colon === -1 ? "" : line.slice(line.charCodeAt(colon + 1) === 0x20 ? colon + 2 : colon + 1);
+    if (field === "data") data.push(value);
+    else if (line.length <= PIECE_CHARS) kept.push(line);
+    if (field === "event") type = value;
+  }
+  // Only a message event carries JSON-RPC; the transport reads past any other.
+  if (data.length === 0 || (type !== "" && type !== "message")) return event;
+  const standIn = await parkedText(data.join("\n"), rules, pause);
+  return `${kept.map((line) => `${line}\n`).join("")}data: ${standIn}\n\n`;
+}
+
+/**
+ * Makes a transport deliver each parked message in place of its stand-in, to
+ * whichever handler is set on it later (the SDK's client sets its own when it
+ * connects).
+ *
+ * @param transport The transport whose fetch parks long messages.
+ * @param parked Where they wait.
+ */
+export function unparkOnDelivery(transport: Transport, parked: ParkedMessages): void {
+  let handler: Transport["onmessage"];
+  Object.defineProperty(transport, "onmessage", {
+    configurable: true,
+    enumerable: true,
+    get: () => handler,
+    set: (next: Transport["onmessage"]) => {
+      handler = next && ((message: JSONRPCMessage, extra) => next(parked.unpark(message), extra));
+    },
+  });
+}
