@@ -45,24 +45,6 @@
  * @module
  */
 
+// Everything the HTTP-only entrypoint has; its connectMcpServer gives way to the one that also spawns stdio servers.
+export * from "./mcp_http.ts";
 export { connectMcpServer, type McpServerOptions, type McpStdioOptions } from "./src/mcp/client/connect.ts";
-export type { McpAuthProvider, McpBearerAuth, McpHttpOptions, McpOAuthClient } from "./src/mcp/client/connect_http.ts";
-export {
-  McpConnectionError,
-  type McpConnectionOptions,
-  type McpInputContext,
-  type McpInputPayload,
-  type McpInputRequest,
-  type McpPrior,
-  McpServerConnection,
-  type McpTool,
-  type McpToolOverride,
-  type McpToolRegistry,
-  type McpToolsChange,
-  type McpToolWarning,
-  type McpTransport,
-  type McpTransportOptions,
-  type ServerProcessInfo,
-} from "./src/mcp/client/connection.ts";
-export * from "./src/mcp/client/effects.ts";
-export * from "./src/mcp/client/names.ts";
