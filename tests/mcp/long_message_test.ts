@@ -20,6 +20,7 @@ const EXPECTED: Record<string, (end: TerminalEvent) => void> = {
     assert.equal(end.type, "output");
     assert.deepEqual(end.type === "output" && end.result.content, [{ type: "text", text: "dense" }]);
   },
+  flood: (end) => assertRefused(end, /it holds more than 500000 values/),
   blocks: (end) => assertRefused(end, /its result holds more than 10000 content blocks: current count is 60000/),
   wide: (end) => assertRefused(end, /an object holds more than 10000 members/),
   structured: (end) => assertRefused(end, /an object holds more than 10000 members/),

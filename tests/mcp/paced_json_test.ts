@@ -135,6 +135,43 @@ Deno.test("parsePaced() refuses an object longer than a piece that holds more th
   );
 });
 
+/** How many values a JSON value is: itself and every value within it. */
+function valueCount(value: unknown): number {
+  if (typeof value !== "object" || value === null) return 1;
+  let count = 1;
+  for (const item of Object.values(value)) count += valueCount(item);
+  return count;
+}
+
+Deno.test("parsePaced() never refuses a text for maxValues unless it holds more values, in pieces of any size", async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.json(), fc.integer({ min: 1, max: 40 }), async (text, piece) => {
+      const values = valueCount(JSON.parse(text));
+      // The count is one fewer than the values: the bound holds at values - 1, and at 0 when that is all there is.
+      const read = await parsePaced(text, NO_PAUSE, { piece, maxValues: values - 1 });
+      assert.deepStrictEqual(read, JSON.parse(text));
+    }),
+    { numRuns: 3_000 },
+  );
+});
+
+Deno.test("parsePaced() refuses a text that holds more than maxValues values, however they nest", async () => {
+  const dense = (count: number) => `[${"{},".repeat(count - 1)}{}]`;
+  const nested = (count: number) => `[${Array.from({ length: count }, () => "[[[[[]]]]]").join(",")}]`;
+  const spaced = (count: number) => `[${"[ ] ,".repeat(count - 1)}{ }]`;
+  for (const piece of [16, 64, 256]) {
+    for (const [text, values] of [[dense(300), 301], [nested(60), 301], [spaced(300), 301]] as const) {
+      assert.equal(valueCount(JSON.parse(text)), values);
+      assert.ok(Array.isArray(await parsePaced(text, NO_PAUSE, { piece, maxValues: 300 })), `${text} in ${piece}`);
+      await assert.rejects(
+        parsePaced(text, NO_PAUSE, { piece, maxValues: 200 }),
+        (error) => error instanceof RangeError && /it holds more than 200 values/.test(error.message),
+        `${text} in ${piece}`,
+      );
+    }
+  }
+});
+
 Deno.test("topLevelOf() finds an object's id and method wherever they stand, without parsing the rest", async () => {
   const long = "x".repeat(100);
   const cases: [string, { id?: number | string; hasMethod: boolean }][] = [

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import {
   MAX_CONTENT_BLOCKS,
+  MAX_MESSAGE_VALUES,
   MAX_OBJECT_MEMBERS,
   ParkedMessages,
   readMessage,
@@ -43,6 +44,10 @@ Deno.test("readMessage() turns a long answer that breaks a bound into an error a
     [answer(4, { content: [], ...wide }), /an object holds more than 10000 members/],
     [answer(5, { content: [], structuredContent: wide }), /an object holds more than 10000 members/],
     [answer(6, { content: blocks }), /its result holds more than 10000 content blocks: current count is 10001/],
+    [
+      answer(9, { content: [], padding: Array.from({ length: MAX_MESSAGE_VALUES }, () => ({})) }),
+      /it holds more than 500000 values/,
+    ],
     [`{"jsonrpc":"2.0","id":7,"result":{"text":"${LONG}"}`, /a string does not end|expected a comma/],
     [answer(8, { content: [], padding: LONG }).replace('"jsonrpc":"2.0"', '"jsonrpc":"1.0"'), /.+/],
   ];

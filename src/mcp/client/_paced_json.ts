@@ -47,6 +47,12 @@ export interface PacedOptions {
   readonly piece?: number;
   /** The most members an object longer than a piece may hold. Default: no bound. */
   readonly maxMembers?: number;
+  /**
+   * The most values a text longer than a piece may hold (a shorter one holds at most half as many values as
+   * characters). They are counted as the commas between members and the containers that hold any, which
+   * come to one fewer than the values. Default: no bound.
+   */
+  readonly maxValues?: number;
 }
 
 /**
@@ -60,16 +66,17 @@ export interface PacedOptions {
  * @returns What `JSON.parse(text)` returns.
  * @throws {SyntaxError} When `JSON.parse(text)` would, or when more than
  * {@linkcode MAX_LONG_DEPTH} containers, each longer than a piece, nest.
- * @throws {RangeError} When an object longer than a piece holds more than `maxMembers` members.
+ * @throws {RangeError} When an object longer than a piece holds more than `maxMembers` members, or the
+ * text more than `maxValues` values.
  */
 export async function parsePaced(
   text: string,
   pause: () => Promise<void>,
   options: PacedOptions = {},
 ): Promise<unknown> {
-  const { piece = PIECE_CHARS, maxMembers = Infinity } = options;
+  const { piece = PIECE_CHARS, maxMembers = Infinity, maxValues = Infinity } = options;
   if (text.length <= piece) return JSON.parse(text);
-  return await new PacedReader(text, pause, piece, maxMembers).read();
+  return await new PacedReader(text, pause, piece, maxMembers, maxValues).read();
 }
 
 class PacedReader {
@@ -77,18 +84,23 @@ class PacedReader {
   readonly #pause: () => Promise<void>;
   readonly #piece: number;
   readonly #maxMembers: number;
+  readonly #maxValues: number;
   #at = 0;
+  /** The containers and commas of the text read so far. */
+  #values = 0;
 
   constructor(
     text: string,
     pause: () => Promise<void>,
     piece: number,
     maxMembers: number,
+    maxValues: number,
   ) {
     this.#text = text;
     this.#pause = pause;
     this.#piece = piece;
     this.#maxMembers = maxMembers;
+    this.#maxValues = maxValues;
   }
 
   /** Reads the text's one value, descending into long containers with a stack of frames. */
@@ -168,6 +180,7 @@ class PacedReader {
     if (frames.length >= MAX_LONG_DEPTH) {
       this.#fail(`more than ${MAX_LONG_DEPTH} containers longer than ${this.#piece} characters nest`);
     }
+    if (holdsMembers(text, this.#at)) this.#countValues(1);
     const close = code === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET;
     const value = code === OPEN_BRACE ? {} : [];
     frames.push({ value, close, next: "first", members: 0 });
@@ -196,6 +209,9 @@ class PacedReader {
       const limit = Math.min(text.length, start + this.#piece);
       let depth = 0;
       let lastComma = -1;
+      // Values are counted up to where the batch ends: what follows its last comma is read again.
+      let values = 0;
+      let valuesToComma = 0;
       for (let i = start; i < limit; i++) {
         const code = text.charCodeAt(i);
         if (code === QUOTE) {
@@ -203,22 +219,29 @@ class PacedReader {
           if (i === -1) break;
         } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
           depth++;
+          if (holdsMembers(text, i)) values++;
         } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
           if (depth-- > 0) continue;
           if (code !== frame.close) this.#fail("a container closes with the other kind of bracket");
+          this.#countValues(values);
           // Nothing before the close is an empty container, unless a comma came before it.
           if (!isBlank(text, start, i) || frame.next === "member") this.#merge(frame, text.slice(start, i));
           this.#at = i + 1;
           await this.#pause();
           return true;
-        } else if (code === COMMA && depth === 0) {
-          lastComma = i;
+        } else if (code === COMMA) {
+          values++;
+          if (depth === 0) {
+            lastComma = i;
+            valuesToComma = values;
+          }
         }
       }
       if (lastComma === -1) {
         await this.#pause();
         return false;
       }
+      this.#countValues(valuesToComma);
       this.#merge(frame, text.slice(start, lastComma));
       this.#at = lastComma + 1;
       frame.next = "member";
@@ -238,6 +261,15 @@ class PacedReader {
     const keys = Object.keys(parsed);
     this.#count(frame, keys.length);
     for (const key of keys) assign(frame.value, key, parsed[key]);
+  }
+
+  #countValues(added: number): void {
+    this.#values += added;
+    if (this.#values > this.#maxValues) {
+      throw new RangeError(
+        `Cannot parse the JSON text as it holds more than ${this.#maxValues} values: current position is ${this.#at}`,
+      );
+    }
   }
 
   #count(frame: Frame, added: number): void {
@@ -273,11 +305,15 @@ class PacedReader {
     return this.#fail("a string does not end");
   }
 
-  /** The index of the bracket that closes the container opened at `start`, or -1 past a piece. */
+  /**
+   * The index of the bracket that closes the container opened at `start`, or -1 past a piece. The values of a
+   * container found whole are counted; one not found is read again, member by member.
+   */
   #containerEnd(start: number): number {
     const text = this.#text;
     const limit = Math.min(text.length, start + this.#piece);
     let depth = 0;
+    let values = 0;
     for (let i = start; i < limit; i++) {
       const code = text.charCodeAt(i);
       if (code === QUOTE) {
@@ -285,7 +321,11 @@ class PacedReader {
         if (i === -1) return -1;
       } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
         depth++;
+        if (holdsMembers(text, i)) values++;
+      } else if (code === COMMA) {
+        values++;
       } else if ((code === CLOSE_BRACE || code === CLOSE_BRACKET) && --depth === 0) {
+        this.#countValues(values);
         return i;
       }
     }
@@ -307,6 +347,14 @@ const DESCENDED = Symbol("descended");
 
 function isDelimiter(code: number): boolean {
   return isSpace(code) || code === COMMA || code === CLOSE_BRACE || code === CLOSE_BRACKET || code === COLON;
+}
+
+/** Whether the container opened at `open` holds a member: what follows it, past white space, is no bracket that closes. */
+function holdsMembers(text: string, open: number): boolean {
+  let next = open + 1;
+  while (next < text.length && isSpace(text.charCodeAt(next))) next++;
+  const code = text.charCodeAt(next);
+  return code !== CLOSE_BRACE && code !== CLOSE_BRACKET;
 }
 
 function isBlank(text: string, from: number, to: number): boolean {
