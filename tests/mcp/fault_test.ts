@@ -12,6 +12,7 @@ import { boundedFetch } from "../../src/mcp/client/_http_bodies.ts";
 import { ParkedMessages } from "../../src/mcp/client/_paced_message.ts";
 import { watchedFetch } from "../../src/mcp/client/_http_watch.ts";
 import { connectFixture, livingChildren, startHttpFixture, TEST_LOCK } from "./_helpers.ts";
+import { fc } from "../dev_deps.ts";
 
 const MiB = 1024 * 1024;
 
@@ -85,6 +86,65 @@ Deno.test("the HTTP byte cap counts each SSE event apart, whatever its line endi
     assert.match(one.problem ?? "", /longer than 1000 bytes/, JSON.stringify(ending));
     assert.match(one.text, /^error: The MCP server sent a message longer than 1000 bytes/);
   }
+});
+
+Deno.test("the HTTP byte cap refuses a stream exactly when one of its SSE events is longer than the cap, however chunks cut it", async () => {
+  const encoder = new TextEncoder();
+  // An event: lines of text (one-, two- and three-byte characters) with one line end throughout, and the empty
+  // line that ends it. One kind of line end an event, so that a "\r" and the "\n" after it never read as one.
+  const line = fc.string({ unit: fc.constantFrom("d", "a", ":", " ", "é", "€"), minLength: 1, maxLength: 60 });
+  const event = fc.record({
+    lines: fc.array(line, { minLength: 1, maxLength: 12 }),
+    end: fc.constantFrom("\n", "\r\n", "\r"),
+  });
+  const stream = fc.record({
+    events: fc.array(event, { maxLength: 8 }),
+    // Lines the stream ends on without the empty line that would end their event.
+    cut: fc.array(line, { maxLength: 3 }),
+    cap: fc.integer({ min: 20, max: 800 }),
+    sizes: fc.array(fc.integer({ min: 1, max: 97 }), { minLength: 1, maxLength: 10 }),
+  });
+  await fc.assert(
+    fc.asyncProperty(stream, async ({ events, cut, cap, sizes }) => {
+      const texts = events.map(({ lines, end }) => lines.map((text) => text + end).join("") + end);
+      const rest = cut.map((text) => `${text}\n`).join("");
+      const bytes = encoder.encode(texts.join("") + rest);
+      // The longest event, its line ends counted, and the one the stream cut short.
+      const longest = Math.max(0, ...[...texts, rest].map((text) => encoder.encode(text).length));
+      const chunks: Uint8Array[] = [];
+      for (let at = 0, i = 0; at < bytes.length; at += sizes[i++ % sizes.length]) {
+        chunks.push(bytes.slice(at, at + sizes[i % sizes.length]));
+      }
+      let problem: string | undefined;
+      const serve: typeof fetch = () =>
+        Promise.resolve(
+          new Response(
+            new ReadableStream({
+              start(controller) {
+                for (const chunk of chunks) controller.enqueue(chunk);
+                controller.close();
+              },
+            }),
+            { headers: { "content-type": "text/event-stream" } },
+          ),
+        );
+      const response = await boundedFetch(serve, {
+        maxBytes: cap,
+        onTooLarge: (why) => problem = why,
+        parked: new ParkedMessages(),
+        answer: () => assert.fail("nothing is to be answered"),
+      })("http://127.0.0.1/mcp");
+      const read = await response.arrayBuffer().then((body) => new Uint8Array(body), (error: Error) => error);
+      if (longest > cap) {
+        assert.ok(read instanceof RangeError, `an event of ${longest} bytes passed a cap of ${cap}`);
+        assert.match(problem ?? "", new RegExp(`longer than ${cap} bytes`));
+      } else {
+        assert.deepEqual(read, bytes, "a stream within the cap passes as it came");
+        assert.equal(problem, undefined);
+      }
+    }),
+    { numRuns: 1_500 },
+  );
 });
 
 Deno.test("an SSE stream the transport stopped reading is cancelled when its request aborts, so it cannot hold the process", async () => {
