@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { fc } from "../dev_deps.ts";
-import { MAX_LONG_DEPTH, parsePaced, topLevelOf } from "../../src/mcp/client/_paced_json.ts";
+import { MAX_LONG_DEPTH, MAX_TOKEN_CHARS, parsePaced, topLevelOf } from "../../src/mcp/client/_paced_json.ts";
 import { slices } from "../../src/mcp/client/_slices.ts";
 
 const NO_PAUSE = () => Promise.resolve();
@@ -170,6 +170,18 @@ Deno.test("parsePaced() refuses a text that holds more than maxValues values, ho
       );
     }
   }
+});
+
+Deno.test("parsePaced() reads a number of up to MAX_TOKEN_CHARS characters as JSON.parse does, and refuses a longer one", async () => {
+  const number = (digits: number) => `[1,${"7".repeat(digits)},2]`;
+  const read = await parsePaced(number(MAX_TOKEN_CHARS), NO_PAUSE, { piece: 64 });
+  assert.deepEqual(read, JSON.parse(number(MAX_TOKEN_CHARS)));
+  await assert.rejects(
+    parsePaced(number(MAX_TOKEN_CHARS + 1), NO_PAUSE, { piece: 64 }),
+    (error) =>
+      error instanceof RangeError &&
+      error.message.includes(`a number or literal is longer than ${MAX_TOKEN_CHARS} characters: current position is 3`),
+  );
 });
 
 Deno.test("topLevelOf() finds an object's id and method wherever they stand, without parsing the rest", async () => {

@@ -14,7 +14,9 @@ import {
   UnreadRequest,
 } from "../../src/mcp/client/_paced_message.ts";
 import { boundedFetch } from "../../src/mcp/client/_http_bodies.ts";
-import { PIECE_CHARS } from "../../src/mcp/client/_paced_json.ts";
+import { MAX_TOKEN_CHARS, PIECE_CHARS } from "../../src/mcp/client/_paced_json.ts";
+import { slices } from "../../src/mcp/client/_slices.ts";
+import { largestGap } from "../fixtures/event_loop.ts";
 
 const NO_PAUSE = () => Promise.resolve();
 const NO_ANSWER = (message: JSONRPCMessage) => assert.fail(`nothing is to be answered: ${JSON.stringify(message)}`);
@@ -57,6 +59,48 @@ Deno.test("readMessage() turns a long answer that breaks a bound into an error a
     assert.equal(message.error.code, -32603);
     assert.match(message.error.message, /^Cannot read the MCP server's answer as /);
     assert.match(message.error.message, reason);
+  }
+});
+
+Deno.test("readMessage() never holds the event loop for 50 ms on long runs of white space, digits, letters or escapes", async () => {
+  // 30 million characters each (the code before this test held the loop for 0.08 to 0.74 s on them).
+  const run = 30_000_000;
+  const inPadding = (body: string) => `{"jsonrpc":"2.0","id":1,"result":{"content":[],"padding":[${body}]}}`;
+  const flood = `[${"{},".repeat(MAX_MESSAGE_VALUES)}{}]`;
+  const tooLong = new RegExp(`a number or literal is longer than ${MAX_TOKEN_CHARS} characters`);
+  const cases: [string, string, RegExp | undefined][] = [
+    ["white space in an empty list", inPadding(" ".repeat(run)), undefined],
+    ["white space between members", inPadding(`1,${" ".repeat(run)}2`), undefined],
+    ["a number", inPadding("1".repeat(run)), tooLong],
+    ["a fraction", inPadding(`0.${"1".repeat(run)}`), tooLong],
+    ["letters", inPadding("t".repeat(run)), tooLong],
+    // Read whole, then scanned again for the id, which stands after them.
+    [
+      "escaped quotes",
+      `{"jsonrpc":"2.0","result":{"content":[],"s":"${'\\"'.repeat(run / 2)}","padding":${flood}},"id":1}`,
+      /it holds more than 500000 values/,
+    ],
+    [
+      "white space before a colon",
+      `{"jsonrpc":"2.0","result":{"padding":${flood}},"id"${" ".repeat(run)}:1}`,
+      undefined,
+    ],
+  ];
+  for (const [shape, text, refusal] of cases) {
+    const { result, gapMs } = await largestGap(() =>
+      readMessage(text, slices()).then((message) => message as Record<string, unknown>, (error: Error) => error)
+    );
+    console.log(`${shape}: largest event-loop gap ${gapMs.toFixed(1)} ms`);
+    assert.ok(gapMs < 50, `${shape}: ${gapMs} ms`);
+    if (result instanceof Error) {
+      // The id stands behind more white space than is looked through: the message is refused unanswered.
+      assert.equal(shape, "white space before a colon", `${shape}: ${result.message}`);
+      assert.match(result.message, /it holds more than 500000 values/);
+    } else if (refusal === undefined) {
+      assert.deepEqual(result.result, JSON.parse(text).result, shape);
+    } else {
+      assert.match((result.error as { message: string }).message, refusal, shape);
+    }
   }
 });
 

@@ -8,7 +8,9 @@
 // characters), a member longer than that is descended into, and a long
 // string is decoded a piece at a time. Every piece goes through JSON.parse,
 // so what is accepted, and what each value becomes, is JSON.parse's own
-// verdict; only the joining is ours.
+// verdict; only the joining is ours, and the bounds (a number longer than
+// MAX_TOKEN_CHARS, containers longer than a piece nested deeper than
+// MAX_LONG_DEPTH, and the caller's on members and values).
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -24,6 +26,11 @@ const LETTER_U = 0x75;
 export const PIECE_CHARS: number = 64 * 1024;
 /** The deepest nesting of containers that are each longer than a piece. */
 export const MAX_LONG_DEPTH: number = 100;
+/**
+ * The longest number (or other bare token) read: JSON.parse reads a number of any length in one stretch, and
+ * 30 MB of digits took 0.7 s. No number worth its digits is longer.
+ */
+export const MAX_TOKEN_CHARS: number = 64 * 1024;
 
 interface Frame {
   readonly value: unknown[] | Record<string, unknown>;
@@ -66,8 +73,8 @@ export interface PacedOptions {
  * @returns What `JSON.parse(text)` returns.
  * @throws {SyntaxError} When `JSON.parse(text)` would, or when more than
  * {@linkcode MAX_LONG_DEPTH} containers, each longer than a piece, nest.
- * @throws {RangeError} When an object longer than a piece holds more than `maxMembers` members, or the
- * text more than `maxValues` values.
+ * @throws {RangeError} When an object longer than a piece holds more than `maxMembers` members, the text
+ * more than `maxValues` values, or a number longer than {@linkcode MAX_TOKEN_CHARS} characters.
  */
 export async function parsePaced(
   text: string,
@@ -122,7 +129,7 @@ class PacedReader {
     while (frames.length > 0) {
       const frame = frames.at(-1)!;
       if (frame.next === "comma") {
-        this.#skipSpace();
+        await this.#skipSpace();
         const code = this.#text.charCodeAt(this.#at++);
         if (code === frame.close) {
           closeTop();
@@ -136,7 +143,7 @@ class PacedReader {
         continue;
       }
       // The next member alone is longer than a piece, or white space is, before the close.
-      this.#skipSpace();
+      await this.#skipSpace();
       if (this.#text.charCodeAt(this.#at) === frame.close) {
         if (frame.next === "member") this.#fail("expected a member");
         this.#at++;
@@ -148,7 +155,7 @@ class PacedReader {
       const member = await this.#member(frames);
       if (member !== DESCENDED) place(member);
     }
-    this.#skipSpace();
+    await this.#skipSpace();
     if (this.#at < this.#text.length) this.#fail("unexpected text after the value");
     return result;
   }
@@ -158,14 +165,20 @@ class PacedReader {
    * container by pushing its frame (and returning {@linkcode DESCENDED}).
    */
   async #member(frames: Frame[]): Promise<unknown> {
-    this.#skipSpace();
+    await this.#skipSpace();
     const text = this.#text;
     const code = text.charCodeAt(this.#at);
     if (code === QUOTE) return await this.#string();
     if (code !== OPEN_BRACE && code !== OPEN_BRACKET) {
       // A number or a literal: it ends at the first character no such token has.
       const start = this.#at;
-      while (this.#at < text.length && !isDelimiter(text.charCodeAt(this.#at))) this.#at++;
+      const limit = Math.min(text.length, start + MAX_TOKEN_CHARS + 1);
+      while (this.#at < limit && !isDelimiter(text.charCodeAt(this.#at))) this.#at++;
+      if (this.#at - start > MAX_TOKEN_CHARS) {
+        throw new RangeError(
+          `Cannot parse the JSON text as a number or literal is longer than ${MAX_TOKEN_CHARS} characters: current position is ${start}`,
+        );
+      }
       return JSON.parse(text.slice(start, this.#at));
     }
     const end = this.#containerEnd(this.#at);
@@ -180,7 +193,7 @@ class PacedReader {
     if (frames.length >= MAX_LONG_DEPTH) {
       this.#fail(`more than ${MAX_LONG_DEPTH} containers longer than ${this.#piece} characters nest`);
     }
-    if (holdsMembers(text, this.#at)) this.#countValues(1);
+    if (holdsMembers(text, this.#at, this.#at + this.#piece)) this.#countValues(1);
     const close = code === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET;
     const value = code === OPEN_BRACE ? {} : [];
     frames.push({ value, close, next: "first", members: 0 });
@@ -190,10 +203,10 @@ class PacedReader {
 
   /** Reads an object's key and its colon. */
   async #key(): Promise<string> {
-    this.#skipSpace();
+    await this.#skipSpace();
     if (this.#text.charCodeAt(this.#at) !== QUOTE) this.#fail("expected a key");
     const key = await this.#string();
-    this.#skipSpace();
+    await this.#skipSpace();
     if (this.#text.charCodeAt(this.#at++) !== COLON) this.#fail("expected a colon after a key");
     return key;
   }
@@ -219,7 +232,7 @@ class PacedReader {
           if (i === -1) break;
         } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
           depth++;
-          if (holdsMembers(text, i)) values++;
+          if (holdsMembers(text, i, limit)) values++;
         } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
           if (depth-- > 0) continue;
           if (code !== frame.close) this.#fail("a container closes with the other kind of bracket");
@@ -287,20 +300,20 @@ class PacedReader {
     let part = this.#at + 1;
     let decoded = "";
     for (let i = part; i < text.length; i++) {
+      // Here a character or an escape starts, so a cut splits neither (a run of escapes is cut too).
+      if (i - part >= this.#piece) {
+        decoded += JSON.parse(`"${text.slice(part, i)}"`);
+        part = i;
+        await this.#pause();
+      }
       const code = text.charCodeAt(i);
       if (code === QUOTE) {
         decoded += JSON.parse(`"${text.slice(part, i)}"`);
         this.#at = i + 1;
         return decoded;
       }
-      if (code === BACKSLASH) {
-        // An escape is never cut: \uXXXX is six characters, any other two.
-        i += text.charCodeAt(i + 1) === LETTER_U ? 5 : 1;
-      } else if (i - part >= this.#piece) {
-        decoded += JSON.parse(`"${text.slice(part, i)}"`);
-        part = i;
-        await this.#pause();
-      }
+      // An escape is read whole: \uXXXX is six characters, any other two.
+      if (code === BACKSLASH) i += text.charCodeAt(i + 1) === LETTER_U ? 5 : 1;
     }
     return this.#fail("a string does not end");
   }
@@ -321,7 +334,7 @@ class PacedReader {
         if (i === -1) return -1;
       } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
         depth++;
-        if (holdsMembers(text, i)) values++;
+        if (holdsMembers(text, i, limit)) values++;
       } else if (code === COMMA) {
         values++;
       } else if ((code === CLOSE_BRACE || code === CLOSE_BRACKET) && --depth === 0) {
@@ -332,9 +345,16 @@ class PacedReader {
     return -1;
   }
 
-  #skipSpace(): void {
+  /** Moves past white space, pausing between pieces of a long run of it. */
+  async #skipSpace(): Promise<void> {
     const text = this.#text;
-    while (this.#at < text.length && isSpace(text.charCodeAt(this.#at))) this.#at++;
+    let pausedAt = this.#at;
+    while (this.#at < text.length && isSpace(text.charCodeAt(this.#at))) {
+      if (++this.#at - pausedAt >= this.#piece) {
+        pausedAt = this.#at;
+        await this.#pause();
+      }
+    }
   }
 
   #fail(what: string): never {
@@ -349,10 +369,15 @@ function isDelimiter(code: number): boolean {
   return isSpace(code) || code === COMMA || code === CLOSE_BRACE || code === CLOSE_BRACKET || code === COLON;
 }
 
-/** Whether the container opened at `open` holds a member: what follows it, past white space, is no bracket that closes. */
-function holdsMembers(text: string, open: number): boolean {
+/**
+ * Whether the container opened at `open` holds a member: what follows it, past white space, is no bracket that
+ * closes. White space that runs to `limit` says no: the count of values may fall short, never run over.
+ */
+function holdsMembers(text: string, open: number, limit: number): boolean {
+  const end = Math.min(text.length, limit);
   let next = open + 1;
-  while (next < text.length && isSpace(text.charCodeAt(next))) next++;
+  while (next < end && isSpace(text.charCodeAt(next))) next++;
+  if (next >= end) return false;
   const code = text.charCodeAt(next);
   return code !== CLOSE_BRACE && code !== CLOSE_BRACKET;
 }
@@ -406,12 +431,12 @@ export async function topLevelOf(text: string, pause: () => Promise<void>, maxSt
     } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
       if (--depth === 0) break;
     } else if (code === QUOTE) {
-      const end = quoteAfter(text, i);
+      const end = await stringEnd(text, i, pause);
       if (end === -1) break;
       // A key of the outermost object is a string at depth 1 followed by a colon.
       if (depth === 1 && end - i <= 16) {
-        let colon = end + 1;
-        while (colon < text.length && isSpace(text.charCodeAt(colon))) colon++;
+        // A key's colon is looked for at most a piece ahead: longer white space hides the key.
+        const colon = afterSpace(text, end + 1);
         if (text.charCodeAt(colon) === COLON) {
           const key = parsedOrUndefined(text.slice(i, end + 1));
           if (key === "method") hasMethod = true;
@@ -438,17 +463,37 @@ function quoteAfter(text: string, start: number, limit: number = text.length): n
 
 /** A number, or a string of at most `maxString` characters, at `from` (after white space). */
 function idAt(text: string, from: number, maxString: number): number | string | undefined {
-  let start = from;
-  while (start < text.length && isSpace(text.charCodeAt(start))) start++;
+  const start = afterSpace(text, from);
   let end = start;
   if (text.charCodeAt(start) === QUOTE) {
-    end = quoteAfter(text, start) + 1;
-    if (end === 0 || end - start > maxString + 2) return undefined;
+    end = quoteAfter(text, start, start + maxString + 2) + 1;
+    if (end === 0) return undefined;
   } else {
     while (end < text.length && !isDelimiter(text.charCodeAt(end)) && end - start <= 32) end++;
   }
   const value = parsedOrUndefined(text.slice(start, end));
   return typeof value === "string" || (typeof value === "number" && Number.isFinite(value)) ? value : undefined;
+}
+
+/**
+ * The index of the quote that ends the string opened at `open`, or -1, found a piece at a time with pauses
+ * between: a long string of escaped quotes takes a step for each.
+ */
+async function stringEnd(text: string, open: number, pause: () => Promise<void>): Promise<number> {
+  for (let from = open; from < text.length; from += PIECE_CHARS) {
+    const end = quoteAfter(text, from, Math.min(text.length, from + PIECE_CHARS + 1));
+    if (end !== -1) return end;
+    await pause();
+  }
+  return -1;
+}
+
+/** Where the white space from `from` ends, looking at most a piece ahead. */
+function afterSpace(text: string, from: number): number {
+  const limit = Math.min(text.length, from + PIECE_CHARS);
+  let at = from;
+  while (at < limit && isSpace(text.charCodeAt(at))) at++;
+  return at;
 }
 
 function parsedOrUndefined(text: string): unknown {
