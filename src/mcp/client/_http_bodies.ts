@@ -14,7 +14,7 @@ import { PIECE_CHARS } from "./_paced_json.ts";
 import { type ParkedMessages, UnreadRequest } from "./_paced_message.ts";
 import { slices } from "./_slices.ts";
 
-const LINE_END = /\r\n|\r|\n/;
+const LINE_ENDS = /\r\n|\r|\n/g;
 const NEWLINE = 0x0a;
 const RETURN = 0x0d;
 const encoder = new TextEncoder();
@@ -56,7 +56,8 @@ export function boundedFetch(fetchFn: typeof fetch, rules: BodyRules): typeof fe
       // A message in a failed response is never delivered, so it is never parked.
       body = events(response.body, rules.maxBytes, tooLarge, response.ok ? rules : undefined);
     } else if (type.startsWith("application/json") && response.ok && !saysShort(response.headers)) {
-      body = await parkedText(await textWithin(response.body, rules.maxBytes, tooLarge), rules, slices());
+      const pause = slices();
+      body = await parkedText(await textWithin(response.body, rules.maxBytes, tooLarge, pause), rules, pause);
     } else {
       body = counted(response.body, rules.maxBytes, tooLarge);
     }
@@ -99,8 +100,13 @@ async function stop(
   controller.error(error);
 }
 
-/** A whole body's text, read within the byte cap. */
-async function textWithin(body: ReadableStream<Uint8Array>, maxBytes: number, tooLarge: () => Error): Promise<string> {
+/** A whole body's text, read within the byte cap, a chunk at a time with pauses between. */
+async function textWithin(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  tooLarge: () => Error,
+  pause: () => Promise<void>,
+): Promise<string> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let text = "";
@@ -115,6 +121,7 @@ async function textWithin(body: ReadableStream<Uint8Array>, maxBytes: number, to
       throw error;
     }
     text += decoder.decode(chunk.value, { stream: true });
+    await pause();
   }
 }
 
@@ -184,7 +191,7 @@ function events(
       eventFrom = end;
       if (size > maxBytes) throw tooLarge();
       if (parking !== undefined && size > PIECE_CHARS) {
-        out.push(encoder.encode(await parkedEvent(decoded(event), parking, pause)));
+        for (const part of await parkedEvent(event, parking, pause)) out.push(part);
         continue;
       }
       for (const part of event) out.push(part);
@@ -212,6 +219,8 @@ function events(
         } catch (error) {
           return stop(reader, controller, error);
         }
+        // Chunks already at hand are read in one run of promise turns, which timers cannot break into.
+        await pause();
         if (out.length === 0) continue;
         for (const part of out) controller.enqueue(part);
         return;
@@ -221,32 +230,89 @@ function events(
   });
 }
 
-/** The text of an event's parts, a character cut between two parts included. */
-function decoded(parts: Uint8Array[]): string {
+/**
+ * The lines of an event's parts, each as the pieces of text it came in (a long line is never joined here, so
+ * never copied whole in one stretch), decoded a part at a time with pauses between.
+ */
+async function* linesOf(parts: Uint8Array[], pause: () => Promise<void>): AsyncGenerator<string[]> {
   const decoder = new TextDecoder();
-  let text = "";
-  for (const part of parts) text += decoder.decode(part, { stream: true });
-  return text + decoder.decode();
+  let pieces: string[] = [];
+  // A "\r" that ends a part waits: a "\n" opening the next is the same line end.
+  let carried = "";
+  for (let p = 0; p <= parts.length; p++) {
+    let text = carried + (p < parts.length ? decoder.decode(parts[p], { stream: true }) : decoder.decode());
+    carried = "";
+    if (p < parts.length && text.endsWith("\r")) {
+      carried = "\r";
+      text = text.slice(0, -1);
+    }
+    let from = 0;
+    for (const end of text.matchAll(LINE_ENDS)) {
+      pieces.push(text.slice(from, end.index));
+      yield pieces;
+      pieces = [];
+      from = end.index + end[0].length;
+    }
+    if (from < text.length) pieces.push(text.slice(from));
+    await pause();
+  }
+  if (pieces.length > 0) yield pieces;
 }
 
-/** A long event, with its data (a message of the default type) replaced by a stand-in's text. */
-async function parkedEvent(event: string, rules: BodyRules, pause: () => Promise<void>): Promise<string> {
+/** The first `chars` characters of a line's pieces. */
+function lineHead(pieces: readonly string[], chars: number): string {
+  let head = "";
+  for (let i = 0; i < pieces.length && head.length < chars; i++) head += pieces[i].slice(0, chars - head.length);
+  return head;
+}
+
+/** A line's text from character `from` on, joined as a string of its pieces rather than copied. */
+function lineFrom(pieces: readonly string[], from: number): string {
+  let text = "";
+  let skip = from;
+  for (const piece of pieces) {
+    if (skip >= piece.length) {
+      skip -= piece.length;
+      continue;
+    }
+    text += skip > 0 ? piece.slice(skip) : piece;
+    skip = 0;
+  }
+  return text;
+}
+
+/**
+ * A long event's parts, with its data (a message of the default type) replaced by a stand-in; any other
+ * event's parts as they came.
+ */
+async function parkedEvent(
+  event: Uint8Array[],
+  rules: BodyRules,
+  pause: () => Promise<void>,
+): Promise<Uint8Array[]> {
   const kept: string[] = [];
-  const data: string[] = [];
+  let data: string | undefined;
   let type = "";
-  for (const line of event.split(LINE_END)) {
-    if (line === "" || line.startsWith(":")) continue;
-    const colon = line.indexOf(":");
-    const field = colon === -1 ? line : line.slice(0, colon);
-    const value = colon === -1 ? "" : line.slice(line.charCodeAt(colon + 1) === 0x20 ? colon + 2 : colon + 1);
-    if (field === "data") data.push(value);
-    else if (line.length <= PIECE_CHARS) kept.push(line);
-    if (field === "event") type = value;
+  for await (const pieces of linesOf(event, pause)) {
+    // A field's name ends at the line's first colon; the names read here are short.
+    const head = lineHead(pieces, 16);
+    if (head === "" || head.startsWith(":")) continue;
+    const colon = head.indexOf(":");
+    const field = colon === -1 ? head : head.slice(0, colon);
+    const valueFrom = colon === -1 ? Infinity : head.charCodeAt(colon + 1) === 0x20 ? colon + 2 : colon + 1;
+    if (field === "data") {
+      const value = lineFrom(pieces, valueFrom);
+      data = data === undefined ? value : `${data}\n${value}`;
+      continue;
+    }
+    const length = pieces.reduce((sum, piece) => sum + piece.length, 0);
+    if (length <= PIECE_CHARS) kept.push(pieces.join(""));
+    if (field === "event") type = lineFrom(pieces, valueFrom);
   }
   // Only a message event carries JSON-RPC; the transport reads past any other.
-  if (data.length === 0 || (type !== "" && type !== "message")) return event;
-  const standIn = await parkedText(data.join("\n"), rules, pause);
-  return `${kept.map((line) => `${line}\n`).join("")}data: ${standIn}\n\n`;
+  if (data === undefined || (type !== "" && type !== "message")) return event;
+  const standIn = await parkedText(data, rules, pause);
+  return [encoder.encode(`${kept.map((line) => `${line}\n`).join("")}data: ${standIn}\n\n`)];
 }
 
 /**

@@ -294,26 +294,44 @@ class PacedReader {
     }
   }
 
-  /** Reads the string at the position, decoding a long one a piece at a time. */
+  /**
+   * Reads the string at the position. A run of it with no escape and no control character is its own value,
+   * taken as a slice of the text (not copied, and not joined from pieces that would be copied whole when
+   * first read); a run with either is decoded by JSON.parse a piece at a time.
+   */
   async #string(): Promise<string> {
     const text = this.#text;
-    let part = this.#at + 1;
+    // The run not yet decoded starts at `run`; `plain` while it holds neither an escape nor a control character.
+    let run = this.#at + 1;
+    let plain = true;
     let decoded = "";
-    for (let i = part; i < text.length; i++) {
-      // Here a character or an escape starts, so a cut splits neither (a run of escapes is cut too).
-      if (i - part >= this.#piece) {
-        decoded += JSON.parse(`"${text.slice(part, i)}"`);
-        part = i;
+    let pausedAt = run;
+    for (let i = run; i < text.length; i++) {
+      // Here a character or an escape starts, so a cut splits neither.
+      if (i - pausedAt >= this.#piece) {
+        if (!plain) {
+          decoded += JSON.parse(`"${text.slice(run, i)}"`);
+          run = i;
+          plain = true;
+        }
+        pausedAt = i;
         await this.#pause();
       }
       const code = text.charCodeAt(i);
       if (code === QUOTE) {
-        decoded += JSON.parse(`"${text.slice(part, i)}"`);
+        decoded += plain ? text.slice(run, i) : JSON.parse(`"${text.slice(run, i)}"`);
         this.#at = i + 1;
         return decoded;
       }
-      // An escape is read whole: \uXXXX is six characters, any other two.
-      if (code === BACKSLASH) i += text.charCodeAt(i + 1) === LETTER_U ? 5 : 1;
+      if (code === BACKSLASH || code < 0x20) {
+        if (plain) {
+          decoded += text.slice(run, i);
+          run = i;
+          plain = false;
+        }
+        // An escape is read whole: \uXXXX is six characters, any other two.
+        if (code === BACKSLASH) i += text.charCodeAt(i + 1) === LETTER_U ? 5 : 1;
+      }
     }
     return this.#fail("a string does not end");
   }
