@@ -453,12 +453,11 @@ export async function topLevelOf(text: string, pause: () => Promise<void>, maxSt
       if (end === -1) break;
       // A key of the outermost object is a string at depth 1 followed by a colon.
       if (depth === 1 && end - i <= 16) {
-        // A key's colon is looked for at most a piece ahead: longer white space hides the key.
-        const colon = afterSpace(text, end + 1);
+        const colon = await afterSpace(text, end + 1, pause);
         if (text.charCodeAt(colon) === COLON) {
           const key = parsedOrUndefined(text.slice(i, end + 1));
           if (key === "method") hasMethod = true;
-          if (key === "id") id = idAt(text, colon + 1, maxString) ?? id;
+          if (key === "id") id = idAt(text, await afterSpace(text, colon + 1, pause), maxString) ?? id;
         }
       }
       i = end;
@@ -479,9 +478,8 @@ function quoteAfter(text: string, start: number, limit: number = text.length): n
   }
 }
 
-/** A number, or a string of at most `maxString` characters, at `from` (after white space). */
-function idAt(text: string, from: number, maxString: number): number | string | undefined {
-  const start = afterSpace(text, from);
+/** A number, or a string of at most `maxString` characters, at `start`. */
+function idAt(text: string, start: number, maxString: number): number | string | undefined {
   let end = start;
   if (text.charCodeAt(start) === QUOTE) {
     end = quoteAfter(text, start, start + maxString + 2) + 1;
@@ -506,11 +504,12 @@ async function stringEnd(text: string, open: number, pause: () => Promise<void>)
   return -1;
 }
 
-/** Where the white space from `from` ends, looking at most a piece ahead. */
-function afterSpace(text: string, from: number): number {
-  const limit = Math.min(text.length, from + PIECE_CHARS);
+/** Where the white space from `from` ends, pausing between pieces of a long run of it. */
+async function afterSpace(text: string, from: number, pause: () => Promise<void>): Promise<number> {
   let at = from;
-  while (at < limit && isSpace(text.charCodeAt(at))) at++;
+  while (at < text.length && isSpace(text.charCodeAt(at))) {
+    if ((++at - from) % PIECE_CHARS === 0) await pause();
+  }
   return at;
 }
 
