@@ -12,24 +12,13 @@
 
 import { type JSONRPCMessage, parseJSONRPCMessage } from "@modelcontextprotocol/client";
 import { isRecord } from "../../core/common/_is_record.ts";
-import { parsePaced, PIECE_CHARS, topLevelOf } from "./_paced_json.ts";
+import { MESSAGE_BOUNDS, parsePaced, PIECE_CHARS, topLevelOf } from "../_paced_json.ts";
 
 const PAYLOADS = ["result", "params", "error"] as const;
 /** The longest id or method, in characters: either is copied into a stand-in. */
 const MAX_ENVELOPE_STRING = 4_096;
-/**
- * The most members an object of a long message may hold: the SDK copies every member of the objects it
- * checks (a result, params, `_meta`, `structuredContent`), about 1.5 µs each, in one stretch.
- */
-export const MAX_OBJECT_MEMBERS: number = 10_000;
 /** The most content blocks a long message's result may hold: the SDK checks each, in one stretch. */
 export const MAX_CONTENT_BLOCKS: number = 10_000;
-/**
- * The most values a long message may hold. A value costs the heap up to about 70 bytes and JSON as few as
- * 3 (`{},`): 60 MB of them (20 million) took 1.5 GB of heap, and collecting them paused the host for 0.35 s.
- * Half a million take about 50 MB, and a collection of them about 10–20 ms.
- */
-export const MAX_MESSAGE_VALUES: number = 500_000;
 /** JSON-RPC's code for an internal error, given to an answer that could not be read. */
 const INTERNAL_ERROR = -32603;
 /** JSON-RPC's code for an invalid request, sent back for a server's request that could not be read. */
@@ -79,7 +68,7 @@ function errorAnswer(id: string | number, code: number, message: string): JSONRP
 export async function readMessage(text: string, pause: () => Promise<void>): Promise<JSONRPCMessage> {
   if (text.length <= PIECE_CHARS) return parseJSONRPCMessage(JSON.parse(text));
   try {
-    const value = await parsePaced(text, pause, { maxMembers: MAX_OBJECT_MEMBERS, maxValues: MAX_MESSAGE_VALUES });
+    const value = await parsePaced(text, pause, MESSAGE_BOUNDS);
     return checkedMessage(value);
   } catch (error) {
     // An answer's id may come after what broke: the SDK's server writes it last.

@@ -11,9 +11,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import process from "node:process";
 import { type JSONRPCMessage, parseJSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import { LineReader } from "./_line_reader.ts";
-import { PIECE_CHARS } from "./_paced_json.ts";
+import { PIECE_CHARS } from "../_paced_json.ts";
 import { readMessage, UnreadRequest } from "./_paced_message.ts";
-import { slices } from "./_slices.ts";
+import { slices } from "../_slices.ts";
 
 /** How to start a stdio MCP server. */
 export interface StdioServerParameters {

@@ -15,6 +15,8 @@ import {
 } from "@modelcontextprotocol/server";
 import type { ToolSet } from "../../core/dispatch/tool_set.ts";
 import { readBounded } from "./_body_limit.ts";
+import { MESSAGE_BOUNDS, parsePaced } from "../_paced_json.ts";
+import { slices } from "../_slices.ts";
 import { CallGate } from "./_call_gate.ts";
 import { noParking, sealedParking } from "./_parking.ts";
 import { requestStateCodec } from "./_request_state.ts";
@@ -269,8 +271,16 @@ export function createMcpFetchHandler(
     }
     let parsedBody: unknown;
     try {
-      parsedBody = JSON.parse(new TextDecoder().decode(body));
-    } catch {
+      // A long body is parsed in paced pieces, within the bounds on what the SDK then checks in one stretch.
+      parsedBody = await parsePaced(new TextDecoder().decode(body), slices(), MESSAGE_BOUNDS);
+    } catch (error) {
+      if (error instanceof RangeError) {
+        return jsonRpcError(
+          400,
+          -32600,
+          `Cannot read the request as ${error.message.replace(/^Cannot [^:]*? as /, "")}`,
+        );
+      }
       return jsonRpcError(400, -32700, "Cannot read the request as its body is not JSON");
     }
     return await route(request, authInfo, parsedBody);

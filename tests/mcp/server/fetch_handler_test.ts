@@ -8,6 +8,7 @@ import { createMcpFetchHandler } from "../../../mcp_server.ts";
 import { defineJsonTool, ToolSet } from "../../../mod.ts";
 import { POST_HEADERS, postJsonRpc, serveHttp } from "./_connect.ts";
 import { servedTools } from "./fixtures/tools.ts";
+import { largestGap } from "../../fixtures/event_loop.ts";
 
 const INFO = { name: "guarded", version: "1.0.0" };
 const listRequest = { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} };
@@ -37,6 +38,41 @@ Deno.test("a body over maxBodyBytes is answered 413 before it is parsed, streame
   assert.equal(counted.status, 413);
   const fine = await handler.fetch(post(JSON.stringify(listRequest)));
   assert.equal(fine.status, 200);
+  await handler.close();
+});
+
+Deno.test("a long body is parsed in paced pieces within the bounds on members and values, never holding the loop for long", async () => {
+  const handler = createMcpFetchHandler(
+    new ToolSet().register(
+      defineJsonTool({ name: "t", description: "t", inputSchema: { type: "object" }, effects: [], run: () => ({}) }),
+    ),
+    INFO,
+  );
+  const call = (args: string) =>
+    JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t", arguments: { x: 1 } } })
+      .replace('{"x":1}', args);
+  // Within the default maxBodyBytes (1 MiB), these held the loop for 67 and 77 ms when parsed whole: JSON.parse,
+  // then the SDK's check, which copies every member of the arguments.
+  const dense = call(`{"x":[${"{},".repeat(340_000)}{}]}`);
+  const wide = call(JSON.stringify(Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`k${i}`, i]))));
+  for (const [shape, body] of [["340,000 empty objects", dense], ["50,000 members", wide]]) {
+    const { result, gapMs } = await largestGap(async () => {
+      const response = await handler.fetch(post(body));
+      return { status: response.status, text: await response.text() };
+    });
+    console.log(`${shape}: largest event-loop gap ${gapMs.toFixed(1)} ms`);
+    assert.ok(gapMs < 50, `${shape}: ${gapMs} ms`);
+    if (body === wide) {
+      assert.equal(result.status, 400);
+      const { error } = JSON.parse(result.text);
+      assert.equal(error.code, -32600);
+      assert.match(error.message, /^Cannot read the request as an object holds more than 10000 members/);
+    } else {
+      // Read, and refused by the tool's bound on arguments (256 KiB), as a tool error the model can read.
+      assert.equal(result.status, 200);
+      assert.match(result.text, /invalid_input/);
+    }
+  }
   await handler.close();
 });
 

@@ -32,6 +32,18 @@ export const MAX_LONG_DEPTH: number = 100;
  */
 export const MAX_TOKEN_CHARS: number = 64 * 1024;
 
+/**
+ * The most members an object of a long message may hold: the SDK copies every member of the objects it
+ * checks (a result, params, `_meta`, `structuredContent`), about 1.5 µs each, in one stretch.
+ */
+export const MAX_OBJECT_MEMBERS: number = 10_000;
+/**
+ * The most values a long message may hold. A value costs the heap up to about 70 bytes and JSON as few as
+ * 3 (`{},`): 60 MB of them (20 million) took 1.5 GB of heap, and collecting them paused the host for 0.35 s.
+ * Half a million take about 50 MB, and a collection of them about 10–20 ms.
+ */
+export const MAX_MESSAGE_VALUES: number = 500_000;
+
 interface Frame {
   readonly value: unknown[] | Record<string, unknown>;
   /** The bracket that closes it. */
@@ -61,6 +73,12 @@ export interface PacedOptions {
    */
   readonly maxValues?: number;
 }
+
+/** The bounds on a long MCP message, either way: what the SDK checks of it in one stretch, and what it costs the heap. */
+export const MESSAGE_BOUNDS: PacedOptions = Object.freeze({
+  maxMembers: MAX_OBJECT_MEMBERS,
+  maxValues: MAX_MESSAGE_VALUES,
+});
 
 /**
  * Parses JSON text as `JSON.parse(text)` does, calling `pause` between pieces
