@@ -15,7 +15,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { ToolSet } from "../../core/dispatch/tool_set.ts";
 import { readBounded } from "./_body_limit.ts";
-import { MESSAGE_BOUNDS, parsePaced } from "../_paced_json.ts";
+import { MESSAGE_BOUNDS, parsePaced, PIECE_CHARS } from "../_paced_json.ts";
 import { slices } from "../_slices.ts";
 import { CallGate } from "./_call_gate.ts";
 import { noParking, sealedParking } from "./_parking.ts";
@@ -271,8 +271,9 @@ export function createMcpFetchHandler(
     }
     let parsedBody: unknown;
     try {
+      const text = new TextDecoder().decode(body);
       // A long body is parsed in paced pieces, within the bounds on what the SDK then checks in one stretch.
-      parsedBody = await parsePaced(new TextDecoder().decode(body), slices(), MESSAGE_BOUNDS);
+      parsedBody = text.length <= PIECE_CHARS ? JSON.parse(text) : await parsePaced(text, slices(), MESSAGE_BOUNDS);
     } catch (error) {
       if (error instanceof RangeError) {
         return jsonRpcError(
