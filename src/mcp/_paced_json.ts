@@ -44,6 +44,17 @@ export const MAX_OBJECT_MEMBERS: number = 10_000;
  */
 export const MAX_MESSAGE_VALUES: number = 500_000;
 
+/** What {@linkcode PacedReader} finds scanning a container's inside within a piece. */
+interface Scan {
+  /** The bracket that closes the container, or -1 when the piece ends first. */
+  readonly close: number;
+  /** The last comma between the container's own members before that, or -1. */
+  readonly lastComma: number;
+  /** The values up to the close (or the piece's end), and up to the last comma. */
+  readonly values: number;
+  readonly valuesToComma: number;
+}
+
 interface Frame {
   readonly value: unknown[] | Record<string, unknown>;
   /** The bracket that closes it. */
@@ -237,47 +248,63 @@ class PacedReader {
     const text = this.#text;
     for (;;) {
       const start = this.#at;
-      const limit = Math.min(text.length, start + this.#piece);
-      let depth = 0;
-      let lastComma = -1;
-      // Values are counted up to where the batch ends: what follows its last comma is read again.
-      let values = 0;
-      let valuesToComma = 0;
-      for (let i = start; i < limit; i++) {
-        const code = text.charCodeAt(i);
-        if (code === QUOTE) {
-          i = quoteAfter(text, i, limit);
-          if (i === -1) break;
-        } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
-          depth++;
-          if (holdsMembers(text, i, limit)) values++;
-        } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
-          if (depth-- > 0) continue;
-          if (code !== frame.close) this.#fail("a container closes with the other kind of bracket");
-          this.#countValues(values);
-          // Nothing before the close is an empty container, unless a comma came before it.
-          if (!isBlank(text, start, i) || frame.next === "member") this.#merge(frame, text.slice(start, i));
-          this.#at = i + 1;
-          await this.#pause();
-          return true;
-        } else if (code === COMMA) {
-          values++;
-          if (depth === 0) {
-            lastComma = i;
-            valuesToComma = values;
-          }
+      const scan = this.#scan(start, Math.min(text.length, start + this.#piece));
+      if (scan.close !== -1) {
+        if (text.charCodeAt(scan.close) !== frame.close) {
+          this.#fail("a container closes with the other kind of bracket");
         }
+        this.#countValues(scan.values);
+        // Nothing before the close is an empty container, unless a comma came before it.
+        if (!isBlank(text, start, scan.close) || frame.next === "member") {
+          this.#merge(frame, text.slice(start, scan.close));
+        }
+        this.#at = scan.close + 1;
+        await this.#pause();
+        return true;
       }
-      if (lastComma === -1) {
+      if (scan.lastComma === -1) {
         await this.#pause();
         return false;
       }
-      this.#countValues(valuesToComma);
-      this.#merge(frame, text.slice(start, lastComma));
-      this.#at = lastComma + 1;
+      // Values are counted up to where the batch ends: what follows its last comma is read again.
+      this.#countValues(scan.valuesToComma);
+      this.#merge(frame, text.slice(start, scan.lastComma));
+      this.#at = scan.lastComma + 1;
       frame.next = "member";
       await this.#pause();
     }
+  }
+
+  /**
+   * Scans a container's inside from `from` to `limit` (strings skipped whole) for the bracket that closes it
+   * and the last comma between its own members, counting values (commas, and containers that hold members)
+   * up to each.
+   */
+  #scan(from: number, limit: number): Scan {
+    const text = this.#text;
+    let depth = 0;
+    let lastComma = -1;
+    let values = 0;
+    let valuesToComma = 0;
+    for (let i = from; i < limit; i++) {
+      const code = text.charCodeAt(i);
+      if (code === QUOTE) {
+        i = quoteAfter(text, i, limit);
+        if (i === -1) break;
+      } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+        depth++;
+        if (holdsMembers(text, i, limit)) values++;
+      } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+        if (depth-- === 0) return { close: i, lastComma, values, valuesToComma };
+      } else if (code === COMMA) {
+        values++;
+        if (depth === 0) {
+          lastComma = i;
+          valuesToComma = values;
+        }
+      }
+    }
+    return { close: -1, lastComma, values, valuesToComma };
   }
 
   /** Adds the members in a batch's text to a frame, parsed natively as a container of their own. */
@@ -359,38 +386,14 @@ class PacedReader {
    * container found whole are counted; one not found is read again, member by member.
    */
   #containerEnd(start: number): number {
-    const text = this.#text;
-    const limit = Math.min(text.length, start + this.#piece);
-    let depth = 0;
-    let values = 0;
-    for (let i = start; i < limit; i++) {
-      const code = text.charCodeAt(i);
-      if (code === QUOTE) {
-        i = quoteAfter(text, i, limit);
-        if (i === -1) return -1;
-      } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
-        depth++;
-        if (holdsMembers(text, i, limit)) values++;
-      } else if (code === COMMA) {
-        values++;
-      } else if ((code === CLOSE_BRACE || code === CLOSE_BRACKET) && --depth === 0) {
-        this.#countValues(values);
-        return i;
-      }
-    }
-    return -1;
+    const limit = Math.min(this.#text.length, start + this.#piece);
+    const scan = this.#scan(start + 1, limit);
+    if (scan.close !== -1) this.#countValues(scan.values + (holdsMembers(this.#text, start, limit) ? 1 : 0));
+    return scan.close;
   }
 
-  /** Moves past white space, pausing between pieces of a long run of it. */
   async #skipSpace(): Promise<void> {
-    const text = this.#text;
-    let pausedAt = this.#at;
-    while (this.#at < text.length && isSpace(text.charCodeAt(this.#at))) {
-      if (++this.#at - pausedAt >= this.#piece) {
-        pausedAt = this.#at;
-        await this.#pause();
-      }
-    }
+    this.#at = await afterSpace(this.#text, this.#at, this.#pause, this.#piece);
   }
 
   #fail(what: string): never {
@@ -523,10 +526,15 @@ async function stringEnd(text: string, open: number, pause: () => Promise<void>)
 }
 
 /** Where the white space from `from` ends, pausing between pieces of a long run of it. */
-async function afterSpace(text: string, from: number, pause: () => Promise<void>): Promise<number> {
+async function afterSpace(
+  text: string,
+  from: number,
+  pause: () => Promise<void>,
+  piece: number = PIECE_CHARS,
+): Promise<number> {
   let at = from;
   while (at < text.length && isSpace(text.charCodeAt(at))) {
-    if ((++at - from) % PIECE_CHARS === 0) await pause();
+    if ((++at - from) % piece === 0) await pause();
   }
   return at;
 }
