@@ -401,6 +401,17 @@ class PacedReader {
   }
 }
 
+/**
+ * Why a text could not be read, for a message of the reader's own: the part of a parse error's message
+ * after its "Cannot ... as ", at most 1,000 characters.
+ *
+ * @param error What {@linkcode parsePaced} (or a check after it) threw.
+ * @returns The reason.
+ */
+export function reasonOf(error: unknown): string {
+  return (error instanceof Error ? error.message.replace(/^Cannot [^:]*? as /, "") : String(error)).slice(0, 1_000);
+}
+
 /** Marks a member that was not read as a value: its container's frame was pushed instead. */
 const DESCENDED = Symbol("descended");
 

@@ -12,7 +12,7 @@
 
 import { type JSONRPCMessage, parseJSONRPCMessage } from "@modelcontextprotocol/client";
 import { isRecord } from "../../core/common/_is_record.ts";
-import { MESSAGE_BOUNDS, parsePaced, PIECE_CHARS, topLevelOf } from "../_paced_json.ts";
+import { MESSAGE_BOUNDS, parsePaced, PIECE_CHARS, reasonOf, topLevelOf } from "../_paced_json.ts";
 
 const PAYLOADS = ["result", "params", "error"] as const;
 /** The longest id or method, in characters: either is copied into a stand-in. */
@@ -74,8 +74,7 @@ export async function readMessage(text: string, pause: () => Promise<void>): Pro
     // An answer's id may come after what broke: the SDK's server writes it last.
     const { id, hasMethod } = await topLevelOf(text, pause, MAX_ENVELOPE_STRING);
     if (id === undefined) throw error;
-    const why = (error instanceof Error ? error.message.replace(/^Cannot [^:]*? as /, "") : String(error))
-      .slice(0, 1_000);
+    const why = reasonOf(error);
     if (hasMethod) throw new UnreadRequest(id, `Cannot read the server's request as ${why}`, error);
     return errorAnswer(id, INTERNAL_ERROR, `Cannot read the MCP server's answer as ${why}`);
   }

@@ -15,7 +15,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { ToolSet } from "../../core/dispatch/tool_set.ts";
 import { readBounded } from "./_body_limit.ts";
-import { MESSAGE_BOUNDS, parsePaced, PIECE_CHARS } from "../_paced_json.ts";
+import { MESSAGE_BOUNDS, parsePaced, PIECE_CHARS, reasonOf } from "../_paced_json.ts";
 import { slices } from "../_slices.ts";
 import { CallGate } from "./_call_gate.ts";
 import { noParking, sealedParking } from "./_parking.ts";
@@ -276,11 +276,7 @@ export function createMcpFetchHandler(
       parsedBody = text.length <= PIECE_CHARS ? JSON.parse(text) : await parsePaced(text, slices(), MESSAGE_BOUNDS);
     } catch (error) {
       if (error instanceof RangeError) {
-        return jsonRpcError(
-          400,
-          -32600,
-          `Cannot read the request as ${error.message.replace(/^Cannot [^:]*? as /, "")}`,
-        );
+        return jsonRpcError(400, -32600, `Cannot read the request as ${reasonOf(error)}`);
       }
       return jsonRpcError(400, -32700, "Cannot read the request as its body is not JSON");
     }

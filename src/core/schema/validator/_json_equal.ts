@@ -12,7 +12,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
     for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
     return true;
   }
-  if (!isRecord(b) || Array.isArray(b)) return false;
+  if (!isRecord(b)) return false;
   const record = a as Record<string, unknown>;
   let count = 0;
   for (const key in record) {
