@@ -1,5 +1,6 @@
-// Shared by the MCP tests: how to start the servers they talk to, and how
-// to prove that no process of theirs is left behind.
+// Shared by the MCP tests: how to start the servers they talk to, how to
+// prove that no process of theirs is left behind, and a fetch that serves a
+// stream as given.
 
 import { spawn } from "node:child_process";
 import process from "node:process";
@@ -160,4 +161,25 @@ export async function livingChildren(): Promise<number[]> {
     const [pid, ppid, stat, comm] = line.trim().split(/\s+/);
     return Number(ppid) === Deno.pid && !stat?.startsWith("Z") && comm !== "ps" ? [Number(pid)] : [];
   });
+}
+
+/**
+ * A fetch that answers every request with a fresh SSE body of the given chunks, as a server would send them.
+ *
+ * @param chunks The body's bytes, cut as they are to arrive.
+ * @returns The fetch.
+ */
+export function servingSse(chunks: readonly Uint8Array[]): typeof fetch {
+  return () =>
+    Promise.resolve(
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (const chunk of chunks) controller.enqueue(chunk);
+            controller.close();
+          },
+        }),
+        { headers: { "content-type": "text/event-stream" } },
+      ),
+    );
 }

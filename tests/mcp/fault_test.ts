@@ -11,7 +11,7 @@ import { LineReader } from "../../src/mcp/client/_line_reader.ts";
 import { boundedFetch } from "../../src/mcp/client/_http_bodies.ts";
 import { ParkedMessages } from "../../src/mcp/client/_paced_message.ts";
 import { watchedFetch } from "../../src/mcp/client/_http_watch.ts";
-import { connectFixture, livingChildren, startHttpFixture, TEST_LOCK } from "./_helpers.ts";
+import { connectFixture, livingChildren, servingSse, startHttpFixture, TEST_LOCK } from "./_helpers.ts";
 import { fc } from "../dev_deps.ts";
 import { largestGap } from "../fixtures/event_loop.ts";
 
@@ -117,19 +117,7 @@ Deno.test("the HTTP byte cap refuses a stream exactly when one of its SSE events
         chunks.push(bytes.slice(at, at + sizes[i % sizes.length]));
       }
       let problem: string | undefined;
-      const serve: typeof fetch = () =>
-        Promise.resolve(
-          new Response(
-            new ReadableStream({
-              start(controller) {
-                for (const chunk of chunks) controller.enqueue(chunk);
-                controller.close();
-              },
-            }),
-            { headers: { "content-type": "text/event-stream" } },
-          ),
-        );
-      const response = await boundedFetch(serve, {
+      const response = await boundedFetch(servingSse(chunks), {
         maxBytes: cap,
         onTooLarge: (why) => problem = why,
         parked: new ParkedMessages(),

@@ -10,6 +10,7 @@ import { boundedFetch } from "../../src/mcp/client/_http_bodies.ts";
 import { MAX_MESSAGE_VALUES, MAX_OBJECT_MEMBERS, MAX_TOKEN_CHARS, PIECE_CHARS } from "../../src/mcp/_paced_json.ts";
 import { slices } from "../../src/mcp/_slices.ts";
 import { largestGap } from "../fixtures/event_loop.ts";
+import { servingSse } from "./_helpers.ts";
 
 const NO_PAUSE = () => Promise.resolve();
 const NO_ANSWER = (message: JSONRPCMessage) => assert.fail(`nothing is to be answered: ${JSON.stringify(message)}`);
@@ -145,18 +146,7 @@ async function readThrough(
   answer: (message: JSONRPCMessage) => void = NO_ANSWER,
 ): Promise<string> {
   const encoder = new TextEncoder();
-  const serve: typeof fetch = () =>
-    Promise.resolve(
-      new Response(
-        new ReadableStream({
-          start(controller) {
-            for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
-            controller.close();
-          },
-        }),
-        { headers: { "content-type": "text/event-stream" } },
-      ),
-    );
+  const serve = servingSse(chunks.map((chunk) => encoder.encode(chunk)));
   return await (await paced(serve, parked, answer)("http://127.0.0.1/mcp")).text();
 }
 
@@ -240,18 +230,9 @@ Deno.test("boundedFetch() reads a 50 MB SSE event a part at a time, holding the 
   const text = "x".repeat(50_000_000);
   const message = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text }] } });
   const bytes = new TextEncoder().encode(`id: e1\ndata: ${message}\n\n`);
-  const serve: typeof fetch = () =>
-    Promise.resolve(
-      new Response(
-        new ReadableStream({
-          start(controller) {
-            for (let at = 0; at < bytes.length; at += 65_536) controller.enqueue(bytes.subarray(at, at + 65_536));
-            controller.close();
-          },
-        }),
-        { headers: { "content-type": "text/event-stream" } },
-      ),
-    );
+  const chunks: Uint8Array[] = [];
+  for (let at = 0; at < bytes.length; at += 65_536) chunks.push(bytes.subarray(at, at + 65_536));
+  const serve = servingSse(chunks);
   const parked = new ParkedMessages();
   const { result, gapMs } = await largestGap(
     async () => await (await paced(serve, parked, NO_ANSWER)("http://127.0.0.1/mcp")).text(),
