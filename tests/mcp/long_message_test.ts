@@ -2,13 +2,16 @@
 // parsed in paced pieces (JSON.parse took 0.1–0.3 s for each of these
 // results in one stretch), and an answer that holds more than the SDK can
 // check in a short stretch fails its call at once, naming the bound; a
-// request of the server's so long is answered at once, saying why. Over
-// stdio, and over Streamable HTTP with SSE and with JSON bodies.
+// request of the server's so long is answered at once, saying why. A text
+// as long as the default maxMessageBytes allows, copied whole once as it is
+// read, holds the host no longer either. Over stdio, and over Streamable
+// HTTP with SSE and with JSON bodies.
 
 import assert from "node:assert/strict";
 import { type TerminalEvent, ToolSet } from "../../mod.ts";
 import { connectMcpServer } from "../../mcp.ts";
 import { connectFixture, startHttpFixture } from "./_helpers.ts";
+import { WIDE_CHARS_LENGTH } from "./fixtures/_long_results.ts";
 import { largestGap } from "../fixtures/event_loop.ts";
 
 // A bound against hangs, not a speed claim.
@@ -23,6 +26,17 @@ const EXPECTED: Record<string, (end: TerminalEvent) => void> = {
   flood: (end) => assertRefused(end, /it holds more than 500000 values/),
   blocks: (end) => assertRefused(end, /its result holds more than 10000 content blocks: current count is 60000/),
   wide: (end) => assertRefused(end, /an object holds more than 10000 members/),
+  "wide-chars": (end) => {
+    assert.equal(end.type, "output");
+    if (end.type !== "output") return;
+    const [text] = end.result.content;
+    assert.match(
+      text.type === "text" ? text.text : "",
+      /^\u{1F600}x+\n\[\.\.\. [\d,]+ more characters cut by the host\]$/u,
+    );
+    const details = end.result.details as { content: { text: string }[] };
+    assert.equal(details.content[0].text.length, WIDE_CHARS_LENGTH);
+  },
   structured: (end) => assertRefused(end, /an object holds more than 10000 members/),
   // The server's own long request is answered at once, saying why, rather than left to the server's timeout.
   "ask-wide": (end) => {
