@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { fc } from "../dev_deps.ts";
 import { MAX_LONG_DEPTH, MAX_TOKEN_CHARS, parsePaced, topLevelOf } from "../../src/mcp/_paced_json.ts";
-import { slices } from "../../src/mcp/_slices.ts";
+import { slices } from "../../src/core/common/_slices.ts";
 
 const NO_PAUSE = () => Promise.resolve();
 

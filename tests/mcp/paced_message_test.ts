@@ -8,7 +8,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import { MAX_CONTENT_BLOCKS, ParkedMessages, readMessage, UnreadRequest } from "../../src/mcp/client/_paced_message.ts";
 import { boundedFetch } from "../../src/mcp/client/_http_bodies.ts";
 import { MAX_MESSAGE_VALUES, MAX_OBJECT_MEMBERS, MAX_TOKEN_CHARS, PIECE_CHARS } from "../../src/mcp/_paced_json.ts";
-import { slices } from "../../src/mcp/_slices.ts";
+import { slices } from "../../src/core/common/_slices.ts";
 import { largestGap } from "../fixtures/event_loop.ts";
 import { servingSse } from "./_helpers.ts";
 

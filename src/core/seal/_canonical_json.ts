@@ -1,68 +1,207 @@
 // The one text a sealed record's MAC covers. Two records that mean the same
 // JSON encode to the same text whatever the order of their keys, and two
 // that mean different JSON never do, so a MAC cannot be moved from one to
-// the other. It reads each property once, so a getter cannot show the
-// encoder one value and the caller another, and it refuses what would not
-// survive storage as JSON, rather than sealing a value that reads back changed.
+// the other. It reads each property once, into a plain copy of what the
+// text says, so a getter cannot show the encoder one value and the caller
+// another, and it refuses what would not survive storage as JSON, rather
+// than sealing a value that reads back changed.
+//
+// A record to verify comes from storage, where anyone may have written it:
+// the encoder works a few values (or a piece of a long string) at a step,
+// on a stack of its own, so that verifying a long one can yield between
+// steps rather than hold the host for the whole walk.
 
 import { toPointer } from "../common/_json_pointer.ts";
 
-/** The encoder's bounds: how deep a value may nest and how long its text may grow. */
+/** The encoder's bounds: how deep a value may nest, how long its text may grow, how many members an object holds. */
 export interface CanonicalLimits {
   /** The deepest nesting of arrays and objects; the top-level value is depth 1. */
   readonly maxDepth: number;
   /** The longest text, in UTF-16 code units. */
   readonly maxChars: number;
+  /** The most members one object may hold: its keys are listed and sorted in one stretch. */
+  readonly maxMembers: number;
 }
 
-/** Deep enough for a record around a model's arguments (which nest at most 32 levels by default). */
-export const CANONICAL_LIMITS: CanonicalLimits = Object.freeze({ maxDepth: 64, maxChars: 16 * 1024 * 1024 });
+/**
+ * Deep enough for a record around a model's arguments (which nest at most 32 levels by default); an object of
+ * 50,000 members takes about 25 ms to list and sort its keys on two cores.
+ */
+export const CANONICAL_LIMITS: CanonicalLimits = Object.freeze({
+  maxDepth: 64,
+  maxChars: 16 * 1024 * 1024,
+  maxMembers: 50_000,
+});
+
+/** A value read once: its canonical text, and a plain copy of what that text says. */
+export interface Canonical {
+  /**
+   * The text, in pieces of a few KiB that each hold whole characters (their UTF-8 bytes, put together, are the
+   * text's): joined or encoded a piece at a time, a long text need not be copied whole in one stretch.
+   */
+  readonly pieces: readonly string[];
+  /** What `JSON.parse` returns for the text, built as the value was read. */
+  readonly copy: unknown;
+}
+
+/** How many values (or pieces of a long string) the paced encoder reads between two pauses. */
+const STEPS_PER_PAUSE = 1_024;
+/** The longest run of a string escaped in one step. */
+const STRING_PIECE = 64 * 1024;
+/** How many of the small texts the encoder writes are joined into one piece. */
+const PARTS_PER_PIECE = 1_024;
 
 /**
- * Encodes a value as canonical JSON: object keys sorted by UTF-16 code
- * units at every level, no whitespace, properties whose value is
- * `undefined` left out, numbers and strings as `JSON.stringify` writes them
- * (which escapes a lone surrogate, so no two strings share an encoding).
+ * Reads a value once into canonical JSON and a plain copy of what that text
+ * says: object keys sorted by UTF-16 code units at every level, no
+ * whitespace, properties whose value is `undefined` left out, numbers and
+ * strings as `JSON.stringify` writes them (which escapes a lone surrogate,
+ * so no two strings share an encoding).
  *
  * @param value Plain JSON: null, booleans, finite numbers, strings, arrays
  *   and plain objects.
- * @param limits The bounds on depth and length.
- * @returns The canonical text.
+ * @param limits The bounds on depth, length and members.
+ * @returns The text, in pieces, and the copy.
  * @throws {TypeError} For a value that is not plain JSON (a function, a
  *   BigInt, a symbol, NaN or Infinity, `undefined` in an array, a class
  *   instance, a cycle).
- * @throws {RangeError} For a value nested deeper than `maxDepth` or encoding
- *   to more than `maxChars`.
+ * @throws {RangeError} For a value nested deeper than `maxDepth`, encoding
+ *   to more than `maxChars`, or with an object of more than `maxMembers`.
  * Whatever a getter or a proxy trap throws is thrown as it is.
  */
-export function canonicalJson(value: unknown, limits: CanonicalLimits = CANONICAL_LIMITS): string {
-  const encoder = new Encoder(limits);
-  encoder.value(value, 1);
-  return encoder.parts.join("");
+export function canonicalRead(value: unknown, limits: CanonicalLimits = CANONICAL_LIMITS): Canonical {
+  const encoder = new Encoder(value, limits);
+  encoder.run(Infinity);
+  return encoder.result();
 }
 
-class Encoder {
-  readonly parts: string[] = [];
-  readonly #limits: CanonicalLimits;
-  #chars = 0;
-  readonly #path: string[] = [];
-  readonly #open = new Set<object>();
+/**
+ * As {@linkcode canonicalRead}, awaiting `pause` between steps of a few
+ * values, so that a long value does not hold the event loop while it is read.
+ * A value changed while it is read is read partly before the change and
+ * partly after: the copy is still what the text says.
+ *
+ * @param value Plain JSON.
+ * @param pause Awaited between steps; it yields when the time comes.
+ * @param limits The bounds on depth, length and members.
+ * @returns The text, in pieces, and the copy.
+ * @throws {TypeError} As {@linkcode canonicalRead}.
+ * @throws {RangeError} As {@linkcode canonicalRead}.
+ */
+export async function canonicalReadPaced(
+  value: unknown,
+  pause: () => Promise<void>,
+  limits: CanonicalLimits = CANONICAL_LIMITS,
+): Promise<Canonical> {
+  const encoder = new Encoder(value, limits);
+  while (!encoder.run(STEPS_PER_PAUSE)) await pause();
+  return encoder.result();
+}
 
-  constructor(limits: CanonicalLimits) {
+/** An array or object being read: what it is read from, the copy made of it, and how far the reading is. */
+type Frame =
+  | {
+    readonly kind: "array";
+    readonly source: readonly unknown[];
+    readonly length: number;
+    readonly copy: unknown[];
+    /** The items taken so far; the last one taken is the one being read. */
+    taken: number;
+    readonly depth: number;
+  }
+  | {
+    readonly kind: "object";
+    readonly source: Readonly<Record<string, unknown>>;
+    readonly keys: readonly string[];
+    readonly copy: Record<string, unknown>;
+    taken: number;
+    /** The members written so far (a key whose value is `undefined` is not). */
+    written: number;
+    readonly depth: number;
+  }
+  | {
+    /** A string longer than a piece, escaped a piece at a time. */
+    readonly kind: "string";
+    readonly source: string;
+    at: number;
+  };
+
+class Encoder {
+  readonly #pieces: string[] = [];
+  /** What is written since the last piece was cut. */
+  #parts: string[] = [];
+  readonly #limits: CanonicalLimits;
+  readonly #stack: Frame[] = [];
+  readonly #open = new Set<object>();
+  readonly #copy: unknown;
+  #chars = 0;
+
+  constructor(value: unknown, limits: CanonicalLimits) {
     this.#limits = limits;
+    this.#copy = this.#value(value, 1);
   }
 
-  value(value: unknown, depth: number): void {
+  /** Reads up to `steps` values; true once the whole value is read. */
+  run(steps: number): boolean {
+    const stack = this.#stack;
+    for (let step = 0; step < steps && stack.length > 0; step++) {
+      const frame = stack[stack.length - 1];
+      if (frame.kind === "string") {
+        this.#stringPiece(frame);
+      } else if (frame.kind === "array") {
+        if (frame.taken === frame.length) {
+          this.#close(frame, "]");
+          continue;
+        }
+        if (frame.taken > 0) this.#push(",");
+        const item = frame.source[frame.taken++];
+        if (item === undefined) this.#refuse("holds undefined in an array, which JSON would turn into null");
+        frame.copy.push(this.#value(item, frame.depth + 1));
+      } else {
+        if (frame.taken === frame.keys.length) {
+          this.#close(frame, "}");
+          continue;
+        }
+        const key = frame.keys[frame.taken++];
+        const item = frame.source[key];
+        if (item === undefined) continue;
+        this.#push(`${frame.written++ > 0 ? "," : ""}${JSON.stringify(key)}:`);
+        assign(frame.copy, key, this.#value(item, frame.depth + 1));
+      }
+    }
+    return stack.length === 0;
+  }
+
+  result(): Canonical {
+    this.#cut();
+    return { pieces: this.#pieces, copy: this.#copy };
+  }
+
+  /** Writes a value, or opens its frame: returns its copy (a container's, still to be filled). */
+  #value(value: unknown, depth: number): unknown {
     switch (typeof value) {
       case "string":
-        return this.#push(JSON.stringify(value));
+        if (value.length <= STRING_PIECE) this.#push(JSON.stringify(value));
+        else {
+          // Longer than its text may be, it is refused before any of it is escaped.
+          this.#count(value.length + 2);
+          this.#stack.push({ kind: "string", source: value, at: 0 });
+          this.#write('"');
+        }
+        return value;
       case "number":
         if (!Number.isFinite(value)) this.#refuse(`holds the number ${value}, which JSON cannot carry`);
-        return this.#push(JSON.stringify(value));
+        this.#push(JSON.stringify(value));
+        // JSON writes -0 as 0.
+        return value === 0 ? 0 : value;
       case "boolean":
-        return this.#push(value ? "true" : "false");
+        this.#push(value ? "true" : "false");
+        return value;
       case "object":
-        if (value === null) return this.#push("null");
+        if (value === null) {
+          this.#push("null");
+          return null;
+        }
         return this.#container(value, depth);
       default:
         this.#refuse(
@@ -71,64 +210,115 @@ class Encoder {
     }
   }
 
-  #container(value: object, depth: number): void {
+  #container(value: object, depth: number): unknown {
     if (depth > this.#limits.maxDepth) {
       throw new RangeError(`Cannot encode the value as it nests deeper than ${this.#limits.maxDepth} levels`);
     }
     if (this.#open.has(value)) this.#refuse("holds a cycle");
-    this.#open.add(value);
-    if (Array.isArray(value)) this.#array(value, depth);
-    else this.#object(value, depth);
-    this.#open.delete(value);
-  }
-
-  #array(value: readonly unknown[], depth: number): void {
-    const length = value.length;
-    this.#push("[");
-    for (let i = 0; i < length; i++) {
-      if (i > 0) this.#push(",");
-      this.#path.push(String(i));
-      const item = value[i];
-      if (item === undefined) this.#refuse("holds undefined in an array, which JSON would turn into null");
-      this.value(item, depth + 1);
-      this.#path.pop();
+    if (Array.isArray(value)) {
+      const copy: unknown[] = [];
+      this.#open.add(value);
+      this.#stack.push({ kind: "array", source: value, length: value.length, copy, taken: 0, depth });
+      this.#push("[");
+      return copy;
     }
-    this.#push("]");
-  }
-
-  #object(value: object, depth: number): void {
     const proto = Object.getPrototypeOf(value);
     // An object from another realm has that realm's Object.prototype, whose own prototype is null.
     if (proto !== Object.prototype && proto !== null && Object.getPrototypeOf(proto) !== null) {
       this.#refuse("holds an object that is neither a plain object nor an array");
     }
-    // The default sort compares UTF-16 code units, as RFC 8785 does.
-    const keys = Object.keys(value).sort();
-    this.#push("{");
-    let first = true;
-    for (const key of keys) {
-      const item = (value as Record<string, unknown>)[key];
-      if (item === undefined) continue;
-      this.#push(first ? JSON.stringify(key) : `,${JSON.stringify(key)}`);
-      this.#push(":");
-      first = false;
-      this.#path.push(key);
-      this.value(item, depth + 1);
-      this.#path.pop();
+    const keys = Object.keys(value);
+    if (keys.length > this.#limits.maxMembers) {
+      throw new RangeError(
+        `Cannot encode the value as an object holds more than ${this.#limits.maxMembers} members: current count is ${keys.length}`,
+      );
     }
-    this.#push("}");
+    // The default sort compares UTF-16 code units, as RFC 8785 does.
+    keys.sort();
+    const copy: Record<string, unknown> = {};
+    this.#open.add(value);
+    this.#stack.push({
+      kind: "object",
+      source: value as Record<string, unknown>,
+      keys,
+      copy,
+      taken: 0,
+      written: 0,
+      depth,
+    });
+    this.#push("{");
+    return copy;
+  }
+
+  #close(frame: Frame & { readonly kind: "array" | "object" }, bracket: string): void {
+    this.#stack.pop();
+    this.#open.delete(frame.source);
+    this.#push(bracket);
+  }
+
+  /** Escapes the next piece of a long string; a piece never ends between the two halves of a surrogate pair. */
+  #stringPiece(frame: Frame & { readonly kind: "string" }): void {
+    const { source } = frame;
+    let end = Math.min(source.length, frame.at + STRING_PIECE);
+    if (end < source.length && isHighSurrogate(source.charCodeAt(end - 1))) end--;
+    const escaped = JSON.stringify(source.slice(frame.at, end));
+    // The quotes were counted with the string's length; what escaping adds is counted as it comes.
+    this.#count(escaped.length - 2 - (end - frame.at));
+    this.#cut();
+    this.#pieces.push(escaped.slice(1, -1));
+    frame.at = end;
+    if (end === source.length) {
+      this.#stack.pop();
+      this.#write('"');
+    }
   }
 
   #push(text: string): void {
-    this.#chars += text.length;
+    this.#count(text.length);
+    this.#write(text);
+  }
+
+  /** Adds text already counted. */
+  #write(text: string): void {
+    this.#parts.push(text);
+    if (this.#parts.length === PARTS_PER_PIECE) this.#cut();
+  }
+
+  /** Joins what was written since the last cut into a piece. */
+  #cut(): void {
+    if (this.#parts.length === 0) return;
+    this.#pieces.push(this.#parts.join(""));
+    this.#parts = [];
+  }
+
+  #count(chars: number): void {
+    this.#chars += chars;
     if (this.#chars > this.#limits.maxChars) {
       throw new RangeError(`Cannot encode the value as its JSON exceeds ${this.#limits.maxChars} characters`);
     }
-    this.parts.push(text);
   }
 
+  /** Throws, naming where: each open container's member being read. */
   #refuse(what: string): never {
-    const at = this.#path.length === 0 ? "" : ` at ${toPointer(this.#path)}`;
+    const path: string[] = [];
+    for (const frame of this.#stack) {
+      if (frame.kind === "array") path.push(String(frame.taken - 1));
+      else if (frame.kind === "object") path.push(frame.keys[frame.taken - 1]);
+    }
+    const at = path.length === 0 ? "" : ` at ${toPointer(path)}`;
     throw new TypeError(`Cannot encode the value as JSON as it ${what}${at}`);
+  }
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** Sets a member as JSON.parse does: "__proto__" as an own property. */
+function assign(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    target[key] = value;
   }
 }

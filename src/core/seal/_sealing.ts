@@ -5,7 +5,8 @@
 
 import { isRecord } from "../common/_is_record.ts";
 import { decodeBase64url, encodeBase64url } from "./_base64url.ts";
-import { canonicalJson } from "./_canonical_json.ts";
+import { slices } from "../common/_slices.ts";
+import { canonicalRead, canonicalReadPaced } from "./_canonical_json.ts";
 import { type KeyEntry, MAX_KEY_ID_LENGTH, MAX_SUBJECT_LENGTH, type SealSettings } from "./_settings.ts";
 import type { Sealed, SealStamp, VerifyFailureReason, VerifyResult } from "./stamp.ts";
 
@@ -21,18 +22,18 @@ const HMAC_SHA256 = { name: "HMAC", hash: "SHA-256" } as const;
 
 // Made on first use: touching a global at import would be a side effect (Node defines some lazily).
 let encoder: TextEncoder | undefined;
-function utf8Bytes(text: string): Uint8Array<ArrayBuffer> {
-  encoder ??= new TextEncoder();
-  return encoder.encode(text);
-}
 
-/** Stamps a copy of a record that `RecordSeal.seal` has checked (see there). */
+/**
+ * Stamps a copy of a record that `RecordSeal.seal` has checked (see there). The record is read at once, in one
+ * stretch, as it is when the call is made; the MAC's text is written from the copy in paced steps.
+ */
 export async function sealRecord<T extends object>(
   settings: SealSettings,
   record: T,
   subject: string | undefined,
 ): Promise<Sealed<T>> {
-  const copy = JSON.parse(canonicalJson(record)) as Record<string, unknown>;
+  const copy = canonicalRead(record).copy as Record<string, unknown>;
+  const pause = slices();
   const iat = Math.floor(clock(settings));
   const stamp: Omit<SealStamp, "mac"> = {
     v: 1,
@@ -44,20 +45,24 @@ export async function sealRecord<T extends object>(
   };
   copy.seal = stamp;
   const key = await cryptoKey(settings.signing);
-  const mac = new Uint8Array(await crypto.subtle.sign(HMAC_SHA256, key, signedBytes(copy)));
+  const mac = new Uint8Array(await crypto.subtle.sign(HMAC_SHA256, key, await signedBytes(copy, pause)));
   copy.seal = { ...stamp, mac: encodeBase64url(mac) };
   return copy as Sealed<T>;
 }
 
-/** Checks a record read back from storage, for the subject `RecordSeal.verify` has checked (see there). */
+/**
+ * Checks a record read back from storage, for the subject `RecordSeal.verify` has checked (see there). Anyone may
+ * have written it, as long as the bounds allow: it is read, and its MAC's text written, in paced steps.
+ */
 export async function verifyRecord(
   settings: SealSettings,
   record: unknown,
   subject: string | undefined,
 ): Promise<VerifyResult> {
+  const pause = slices();
   let copy: unknown;
   try {
-    copy = JSON.parse(canonicalJson(record));
+    copy = (await canonicalReadPaced(record, pause)).copy;
   } catch (error) {
     const what = error instanceof RangeError && /^Cannot encode/.test(error.message)
       ? "nests too deep or is too large to have been sealed"
@@ -77,7 +82,7 @@ export async function verifyRecord(
   copy.seal = signed;
   const key = await cryptoKey(entry);
   const macBytes = decodeBase64url(mac, MAC_BYTES) as Uint8Array<ArrayBuffer>;
-  if (!await crypto.subtle.verify(HMAC_SHA256, key, macBytes, signedBytes(copy))) {
+  if (!await crypto.subtle.verify(HMAC_SHA256, key, macBytes, await signedBytes(copy, pause))) {
     return refuse("bad_mac", "The record or its stamp was changed after it was sealed, or sealed with another key.");
   }
   const now = clock(settings);
@@ -102,6 +107,32 @@ export async function verifyRecord(
   return { ok: true, record: rest, stamp: Object.freeze(stamp) };
 }
 
+/**
+ * The bytes a MAC covers: the format's domain, then the canonical text of the record with its stamp but no MAC,
+ * written and encoded a piece at a time.
+ */
+async function signedBytes(
+  record: Record<string, unknown>,
+  pause: () => Promise<void>,
+): Promise<Uint8Array<ArrayBuffer>> {
+  encoder ??= new TextEncoder();
+  const encoded = [encoder.encode(DOMAIN)];
+  let length = encoded[0].length;
+  for (const piece of (await canonicalReadPaced(record, pause)).pieces) {
+    const bytes = encoder.encode(piece);
+    encoded.push(bytes);
+    length += bytes.length;
+    await pause();
+  }
+  const all = new Uint8Array(length);
+  let at = 0;
+  for (const bytes of encoded) {
+    all.set(bytes, at);
+    at += bytes.length;
+  }
+  return all;
+}
+
 // A clock that gives no time would let every record pass its expiry check.
 function clock(settings: SealSettings): number {
   const now = settings.now();
@@ -115,11 +146,6 @@ function clock(settings: SealSettings): number {
 
 function refuse(reason: VerifyFailureReason, message: string): VerifyResult {
   return { ok: false, reason, message };
-}
-
-/** The bytes a MAC covers: the format's domain, then the canonical record with its stamp but no MAC. */
-function signedBytes(record: Record<string, unknown>): Uint8Array<ArrayBuffer> {
-  return utf8Bytes(DOMAIN + canonicalJson(record));
 }
 
 /** The stamp, or what is wrong with it. Reads only the stamp: nothing else is trusted yet. */

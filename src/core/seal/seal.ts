@@ -33,8 +33,8 @@ export type { Sealed, SealStamp, VerifyFailureReason, VerifyResult } from "./sta
 const COPY_LIMITS: JsonLimits = Object.freeze({ maxBytes: 64 * 1024 * 1024, maxDepth: 64 });
 
 /**
- * The record a seal or verify works on: the record itself once the sealing part has loaded (it is read at once then).
- * Before, it is read now, into a plain JSON copy, each property once, so that what is sealed or verified is the record
+ * The record a seal works on: the record itself once the sealing part has loaded (it is read at once then).
+ * Before, it is read now, into a plain JSON copy, each property once, so that what is sealed is the record
  * as it was when the call was made, not as the caller left it by the time the part loaded. A record that is not plain
  * JSON within bounds is passed on as it is, for the canonical encoding to refuse as it does.
  */
@@ -136,7 +136,8 @@ const MIN_SECRET_BYTES = 32;
  * The MAC covers a canonical JSON encoding of every field (keys sorted,
  * `undefined` left out), so a record verifies after any JSON round trip
  * and a change to any field, or to the stamp, fails. A record must be
- * plain JSON nested at most 64 levels and at most 16 MiB once encoded.
+ * plain JSON nested at most 64 levels, at most 16 MiB once encoded, with
+ * no object of more than 50,000 members.
  *
  * A sealed record is readable by anyone who holds it: the seal proves who
  * wrote it, it hides nothing. Nothing reads a record's fields for you
@@ -240,8 +241,8 @@ export class RecordSeal {
    *   the class's limits), one that already has a `seal` field, a subject
    *   that is not a string of 1 to 1024 characters, or a clock that returns
    *   no finite time.
-   * @throws {RangeError} For a record nested deeper than 64 levels or over
-   *   16 MiB once encoded.
+   * @throws {RangeError} For a record nested deeper than 64 levels, over
+   *   16 MiB once encoded, or with an object of more than 50,000 members.
    *
    * @example Seal for a subject
    * ```ts
@@ -281,9 +282,12 @@ export class RecordSeal {
    * reason does not use up its nonce.
    *
    * It reads the record once, into its own copy, and checks and returns
-   * that copy. Nothing about the record makes it throw: a throwing getter,
-   * a revoked proxy, a value nested 100,000 levels deep or too large to
-   * seal is `malformed`.
+   * that copy: what it returns is what the MAC covered. Anyone may have
+   * written what storage gives back, so the record is read, and the MAC's
+   * text written, in steps that yield to the event loop: a forged record of
+   * megabytes does not hold the host while it is read. Nothing about the
+   * record makes it throw: a throwing getter, a revoked proxy, a value
+   * nested 100,000 levels deep or too large to seal is `malformed`.
    *
    * @param record What storage gave back; anything.
    * @param expected The subject the record must carry. A record sealed for
@@ -311,8 +315,7 @@ export class RecordSeal {
   async verify(record: unknown, expected: VerifyExpectation = {}): Promise<VerifyResult> {
     const subject = isRecord(expected) ? expected.subject : undefined;
     checkSubject(subject, "expected.subject");
-    const now = readNow(record);
-    return await SEALING.use((sealing) => sealing.verifyRecord(this.#settings, now, subject));
+    return await SEALING.use((sealing) => sealing.verifyRecord(this.#settings, record, subject));
   }
 }
 

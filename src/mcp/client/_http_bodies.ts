@@ -12,7 +12,7 @@
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { PIECE_CHARS } from "../_paced_json.ts";
 import { type ParkedMessages, UnreadRequest } from "./_paced_message.ts";
-import { slices } from "../_slices.ts";
+import { slices } from "../../core/common/_slices.ts";
 
 const LINE_ENDS = /\r\n|\r|\n/g;
 const NEWLINE = 0x0a;

@@ -13,7 +13,7 @@ import { type JSONRPCMessage, parseJSONRPCMessage, type Transport } from "@model
 import { LineReader } from "./_line_reader.ts";
 import { PIECE_CHARS } from "../_paced_json.ts";
 import { readMessage, UnreadRequest } from "./_paced_message.ts";
-import { slices } from "../_slices.ts";
+import { slices } from "../../core/common/_slices.ts";
 
 /** How to start a stdio MCP server. */
 export interface StdioServerParameters {

@@ -44,7 +44,7 @@ import { readMcpFailureMeta, readMcpToolContract } from "../../providers/mcp.ts"
 import { mcpToolName } from "./names.ts";
 import { cfworkerValidator } from "./_validator.ts";
 import { isRecord } from "../../core/common/_is_record.ts";
-import { slices } from "../_slices.ts";
+import { slices } from "../../core/common/_slices.ts";
 import {
   answersSchema,
   inputReason,

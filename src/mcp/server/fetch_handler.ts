@@ -16,7 +16,7 @@ import {
 import type { ToolSet } from "../../core/dispatch/tool_set.ts";
 import { readBounded } from "./_body_limit.ts";
 import { MESSAGE_BOUNDS, parsePaced, PIECE_CHARS, reasonOf } from "../_paced_json.ts";
-import { slices } from "../_slices.ts";
+import { slices } from "../../core/common/_slices.ts";
 import { CallGate } from "./_call_gate.ts";
 import { noParking, sealedParking } from "./_parking.ts";
 import { requestStateCodec } from "./_request_state.ts";

@@ -11,6 +11,7 @@ import {
   type VerifyFailureReason,
   type VerifyResult,
 } from "../../../src/core/seal/seal.ts";
+import { largestGap } from "../../fixtures/event_loop.ts";
 
 const K1: SealKey = { id: "k1", secret: "0123456789abcdef0123456789abcdef" };
 const K2: SealKey = { id: "k2", secret: new Uint8Array(32).fill(7) };
@@ -643,4 +644,38 @@ Deno.test("RecordSeal refuses to work with a clock that gives no time, rather th
   await assert.rejects(seal.seal({ a: 1 }), TypeError);
   now = Date.now();
   assert.equal(reasonOf(await seal.verify(sealed)), "ok");
+});
+
+Deno.test("RecordSeal.verify() reads a forged record of megabytes in steps: the event loop is never held 50 ms", async () => {
+  const seal = new RecordSeal({ key: K1 });
+  const sealed = await seal.seal(sampleRecord());
+  // A valid stamp on a body padded to 2.7 MB of small objects: read in one stretch, verifying it held the loop 0.3 s.
+  const padding = Array.from({ length: 100_000 }, (_, i) => ({ k: i, s: "abcdefgh" }));
+  const forged = JSON.parse(JSON.stringify({ ...sealed, input: { padding } }));
+  const { result, gapMs } = await largestGap(() => seal.verify(forged));
+  console.log(
+    `a forged 2.7 MB record: refused as ${result.ok || result.reason}, largest event-loop gap ${gapMs.toFixed(1)} ms`,
+  );
+  assert.equal(result.ok === false && result.reason, "bad_mac");
+  assert.ok(gapMs < 50, `${gapMs} ms`);
+  // The same bounds hold a record that is sealed: one read in steps verifies.
+  const long = await seal.seal({ input: { padding } });
+  const stored = JSON.parse(JSON.stringify(long));
+  // A seal of its own each time the work runs: a record verifies once.
+  const verified = await largestGap(() => new RecordSeal({ key: K1 }).verify(stored));
+  console.log(`a sealed 2.7 MB record: verified, largest event-loop gap ${verified.gapMs.toFixed(1)} ms`);
+  assert.equal(verified.result.ok, true);
+  assert.ok(verified.gapMs < 50, `${verified.gapMs} ms`);
+});
+
+Deno.test("RecordSeal refuses an object of more than 50,000 members: sealing throws, verifying says malformed", async () => {
+  const seal = new RecordSeal({ key: K1 });
+  const wide = Object.fromEntries(Array.from({ length: 50_001 }, (_, i) => [`m${i}`, i]));
+  await assert.rejects(() => seal.seal({ input: wide }), {
+    name: "RangeError",
+    message: /an object holds more than 50000 members: current count is 50001/,
+  });
+  const sealed = await seal.seal(sampleRecord());
+  const result = await seal.verify({ ...sealed, input: wide });
+  assert.equal(result.ok === false && result.reason, "malformed");
 });

@@ -1,5 +1,5 @@
-// Long work on what a server sent is cut into slices, so that the host's
-// other work gets its turn between them.
+// Long work on what an MCP server or a stored record sent is cut into
+// slices, so that the host's other work gets its turn between them.
 
 /** The longest a slice of such work holds the event loop, in milliseconds. */
 const SLICE_MS = 10;
