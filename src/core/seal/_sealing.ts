@@ -5,6 +5,7 @@
 
 import { isRecord } from "../common/_is_record.ts";
 import { decodeBase64url, encodeBase64url } from "./_base64url.ts";
+import { concatBytes } from "../common/_concat_bytes.ts";
 import { slices } from "../common/_slices.ts";
 import { canonicalRead, canonicalReadPaced } from "./_canonical_json.ts";
 import { type KeyEntry, MAX_KEY_ID_LENGTH, MAX_SUBJECT_LENGTH, type SealSettings } from "./_settings.ts";
@@ -124,13 +125,7 @@ async function signedBytes(
     length += bytes.length;
     await pause();
   }
-  const all = new Uint8Array(length);
-  let at = 0;
-  for (const bytes of encoded) {
-    all.set(bytes, at);
-    at += bytes.length;
-  }
-  return all;
+  return concatBytes(encoded, length);
 }
 
 // A clock that gives no time would let every record pass its expiry check.

@@ -2,6 +2,8 @@
 // that lies about Content-Length, or sends none, still cannot make the
 // server buffer more than the bound.
 
+import { concatBytes } from "../../core/common/_concat_bytes.ts";
+
 /** The body's bytes, or `undefined` when it is over the bound (then it is not read further). */
 export async function readBounded(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
   const declared = Number(request.headers.get("content-length") ?? "0");
@@ -23,12 +25,5 @@ export async function readBounded(request: Request, maxBytes: number): Promise<U
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return chunks[0];
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
+  return chunks.length === 1 ? chunks[0] : concatBytes(chunks, size);
 }
