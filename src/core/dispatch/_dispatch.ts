@@ -11,6 +11,8 @@ import type { ExecutionEvent, ProgressEvent, TerminalEvent, ToolEvent, ToolResul
 import { checkJsonValue, copyJsonValue, DEFAULT_LIMITS, type JsonLimits } from "../common/limits.ts";
 import { type CompiledSchema, compileSchema, type SchemaValidation } from "../schema/schema.ts";
 import { SchemaBudgetError } from "../schema/validator/budget.ts";
+import type { PatternEngine } from "../schema/validator/patterns.ts";
+import { BOUNDED_PATTERNS } from "../schema/_apart.ts";
 import type { ToolDescriptor } from "../contract/spec.ts";
 import { APPROVAL_RESUME_SCHEMA, type SuspendedCall } from "../contract/suspend.ts";
 import type { ApprovalAnswer, ApprovalDecision, ApprovalGate, ArgumentsProjection, CallOptions } from "./tool_call.ts";
@@ -512,8 +514,17 @@ export class Dispatcher {
     // An approval is answered yes or no, whatever the record says: a record cannot widen what resumes it.
     let resumeSchema = APPROVAL_SCHEMA;
     if (record.origin === "handler") {
+      // A record that is not sealed may have been rewritten by whoever held it: its schema is from outside. It runs no
+      // pattern that could backtrack for long, and (being untrusted) never the fallback validator, which has no budget.
+      let patterns: PatternEngine | undefined;
+      if (burn === undefined) {
+        patterns = BOUNDED_PATTERNS.loaded;
+        if (patterns === undefined) {
+          return BOUNDED_PATTERNS.load().then(() => this.#admitRecord(stored, answer, read, burn));
+        }
+      }
       try {
-        resumeSchema = compileSchema(record.resumeSchema, { label: "resume schema" });
+        resumeSchema = compileSchema(record.resumeSchema, { label: "resume schema", ...(patterns && { patterns }) });
       } catch (error) {
         return failed(refusedResume(
           tool,

@@ -1,12 +1,15 @@
 // The parts of validation that load apart from the core, the first time a
 // schema needs them: the fallback validator (`@cfworker/json-schema`, for
-// what the compiled validator does not implement) and the format scanners
-// (for `formats: "assert"`). Few schemas need either; a bundler splits each
-// dynamic import into a chunk of its own.
+// what the compiled validator does not implement), the format scanners
+// (for `formats: "assert"`) and the engine that runs only the patterns that
+// cannot backtrack for long (for a parked call's record that is not sealed).
+// Few schemas need any; a bundler splits each dynamic import into a chunk of
+// its own.
 
 import { type Apart, apart } from "../common/_apart.ts";
 import type { compileFallback } from "./_cfworker.ts";
 import type { FormatScanners } from "./validator/_format_names.ts";
+import type { PatternEngine } from "./validator/patterns.ts";
 
 /** The fallback validator's compile function. */
 export const FALLBACK: Apart<typeof compileFallback> = apart(() =>
@@ -16,4 +19,9 @@ export const FALLBACK: Apart<typeof compileFallback> = apart(() =>
 /** The format scanners. */
 export const SCANNERS: Apart<FormatScanners> = apart(() =>
   import("./validator/_formats.ts").then((module) => module.FORMATS)
+);
+
+/** The engine that refuses a pattern that could backtrack for long. */
+export const BOUNDED_PATTERNS: Apart<PatternEngine> = apart(() =>
+  import("./validator/_backtracking.ts").then((module) => module.boundedPatterns)
 );

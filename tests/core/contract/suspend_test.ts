@@ -329,3 +329,38 @@ Deno.test("a tool with an unknown effect fails closed as policy_required without
   assert.equal((await new ToolSet().register(charge).resume(record, { approved: true })).type, "output");
   assert.equal(runs, 1);
 });
+
+/** A tool whose handler asks for a code in a pattern's form, before and after it runs. */
+function codeTool(pattern: RegExp) {
+  return defineTool({
+    name: "redeem",
+    description: "Redeems a code a person gives.",
+    inputSchema: v.object({}),
+    effects: ["external.mutation"],
+    run: (_input, ctx) =>
+      ctx.resume === undefined
+        ? suspend({ reason: "Which code?", resumeSchema: v.pipe(v.string(), v.regex(pattern)) })
+        : { redeemed: ctx.resume },
+  });
+}
+
+Deno.test("ToolSet.resume() runs no pattern of a record that is not sealed that could backtrack for long", async () => {
+  const tools = new ToolSet().register(codeTool(/^[A-Z]{4}-\d{4}$/));
+  const record = roundTrip(recordOf(await tools.call({ id: "c1", name: "redeem", arguments: {} })));
+  // A pattern that cannot backtrack for long still checks the answer.
+  assert.equal((await tools.resume(record, "ABCD-1234")).type, "output");
+  assert.equal(failureOf(await tools.resume(record, "abcd")).kind, "invalid_input");
+  // Rewritten by whoever held it, the record's pattern would take hours on this answer (0.4 s at 25 characters).
+  const forged = { ...record, resumeSchema: { type: "string", pattern: "^(a+)+$" } };
+  const started = performance.now();
+  const failure = failureOf(await tools.resume(forged, `${"a".repeat(40)}!`));
+  assert.ok(performance.now() - started < 1_000, `${performance.now() - started} ms`);
+  assert.equal(failure.kind, "invalid_input");
+  assert.match(failure.message, /the record's resume schema is invalid/);
+  assert.equal(failure.diagnostics?.[0].path, "/resumeSchema");
+  assert.match(failure.diagnostics?.[0].message ?? "", /"\^\(a\+\)\+\$" .* could backtrack for long/);
+  // Nothing tells the host's own pattern from a forged one in a record that is not sealed: a seal keeps it.
+  const own = new ToolSet().register(codeTool(/^(?:ab|cd)+$/));
+  const parked = recordOf(await own.call({ id: "c2", name: "redeem", arguments: {} }));
+  assert.match(failureOf(await own.resume(parked, "abcd")).message, /the record's resume schema is invalid/);
+});

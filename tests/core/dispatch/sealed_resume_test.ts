@@ -145,6 +145,26 @@ Deno.test("A sealed record of a typed tool with a declared resume schema resumes
   assert.match(replay.type === "failed" ? replay.failure.message : "", /resumed before/);
 });
 
+Deno.test("A sealed record's resume schema is the host's: its patterns run on the built-in RegExp, any pattern", async () => {
+  const redeem = defineTool({
+    name: "redeem",
+    description: "Redeems a code a person gives.",
+    inputSchema: v.object({}),
+    effects: ["external.mutation"],
+    run: (_input, ctx) =>
+      ctx.resume === undefined
+        ? suspend({ reason: "Which code?", resumeSchema: v.pipe(v.string(), v.regex(/^(?:ab|cd)+$/)) })
+        : { redeemed: ctx.resume },
+  });
+  const tools = new ToolSet({ seal: { key: KEY } }).register(redeem);
+  const parked = await tools.call({ id: "c1", name: "redeem", arguments: {} });
+  assert.equal(parked.type, "suspended");
+  if (parked.type !== "suspended") return;
+  const refusedAnswer = await tools.resume(parked.suspended, "abx");
+  assert.equal(refusedAnswer.type === "failed" && refusedAnswer.failure.kind, "invalid_input");
+  assert.equal((await tools.resume(parked.suspended, "abcdab")).type, "output");
+});
+
 Deno.test("A resume refused before the handler starts does not use up a still valid record", async () => {
   const tools = sealedSet();
   const record = await park(tools);

@@ -9,8 +9,8 @@
  * @module
  */
 
-import { backtrackingBound } from "./_backtracking.ts";
-import type { CompiledPattern, PatternCost, PatternEngine } from "./patterns.ts";
+import { boundedPattern } from "./_backtracking.ts";
+import type { CompiledPattern, PatternEngine } from "./patterns.ts";
 import { compileRe2 } from "./_re2.ts";
 
 /**
@@ -36,12 +36,6 @@ import { compileRe2 } from "./_re2.ts";
  */
 export const linearPatterns: PatternEngine = Object.freeze({
   compile(source: string): CompiledPattern {
-    const bound = backtrackingBound(source);
-    if (bound === undefined) return compileRe2(source);
-    // A backtracking step of the built-in RegExp takes about half a nanosecond: 32 count as one validator step.
-    const cost: PatternCost = { perCharacter: bound.perCharacter / 32, fixed: bound.fixed / 32 };
-    // The RegExp is left as it was built: one with a property of its own loses the engine's fast path.
-    const regexp = new RegExp(source, "u");
-    return { test: (text) => regexp.test(text), cost };
+    return boundedPattern(source) ?? compileRe2(source);
   },
 });
