@@ -11,6 +11,7 @@ import {
 } from "../../../mod.ts";
 import type { DynTool } from "../../../dyn.ts";
 import { fakeWriteTool } from "../../../testing.ts";
+import { codeTool } from "../../fixtures/code_tool.ts";
 
 function failureOf(end: TerminalEvent) {
   assert.equal(end.type, "failed", JSON.stringify(end));
@@ -329,20 +330,6 @@ Deno.test("a tool with an unknown effect fails closed as policy_required without
   assert.equal((await new ToolSet().register(charge).resume(record, { approved: true })).type, "output");
   assert.equal(runs, 1);
 });
-
-/** A tool whose handler asks for a code in a pattern's form, before and after it runs. */
-function codeTool(pattern: RegExp) {
-  return defineTool({
-    name: "redeem",
-    description: "Redeems a code a person gives.",
-    inputSchema: v.object({}),
-    effects: ["external.mutation"],
-    run: (_input, ctx) =>
-      ctx.resume === undefined
-        ? suspend({ reason: "Which code?", resumeSchema: v.pipe(v.string(), v.regex(pattern)) })
-        : { redeemed: ctx.resume },
-  });
-}
 
 Deno.test("ToolSet.resume() runs no pattern of a record that is not sealed that could backtrack for long", async () => {
   const tools = new ToolSet().register(codeTool(/^[A-Z]{4}-\d{4}$/));

@@ -10,6 +10,7 @@ import {
   type TerminalEvent,
   ToolSet,
 } from "../../../mod.ts";
+import { codeTool } from "../../fixtures/code_tool.ts";
 
 const KEY = { id: "k1", secret: "0123456789abcdef0123456789abcdef" };
 const NEW_KEY = { id: "k2", secret: "fedcba9876543210fedcba9876543210" };
@@ -146,17 +147,7 @@ Deno.test("A sealed record of a typed tool with a declared resume schema resumes
 });
 
 Deno.test("A sealed record's resume schema is the host's: its patterns run on the built-in RegExp, any pattern", async () => {
-  const redeem = defineTool({
-    name: "redeem",
-    description: "Redeems a code a person gives.",
-    inputSchema: v.object({}),
-    effects: ["external.mutation"],
-    run: (_input, ctx) =>
-      ctx.resume === undefined
-        ? suspend({ reason: "Which code?", resumeSchema: v.pipe(v.string(), v.regex(/^(?:ab|cd)+$/)) })
-        : { redeemed: ctx.resume },
-  });
-  const tools = new ToolSet({ seal: { key: KEY } }).register(redeem);
+  const tools = new ToolSet({ seal: { key: KEY } }).register(codeTool(/^(?:ab|cd)+$/));
   const parked = await tools.call({ id: "c1", name: "redeem", arguments: {} });
   assert.equal(parked.type, "suspended");
   if (parked.type !== "suspended") return;
