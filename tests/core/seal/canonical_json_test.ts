@@ -195,3 +195,11 @@ Deno.test("canonicalRead() gives two values the same text only when they are the
     }),
   );
 });
+
+Deno.test("canonicalRead() writes strings and numbers as JSON.stringify does (property)", () => {
+  fc.assert(fc.property(anyString, (text) => canonicalJson(text) === JSON.stringify(text)), { numRuns: 2_000 });
+  fc.assert(
+    fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (n) => canonicalJson(n) === JSON.stringify(n)),
+    { numRuns: 2_000 },
+  );
+});
