@@ -76,14 +76,16 @@ export function canonicalRead(value: unknown, limits: CanonicalLimits = CANONICA
 }
 
 /**
- * As {@linkcode canonicalRead}, awaiting `pause` between steps of a few
- * values, so that a long value does not hold the event loop while it is read.
- * A value changed while it is read is read partly before the change and
- * partly after: the copy is still what the text says.
+ * As {@linkcode canonicalRead} within {@linkcode CANONICAL_LIMITS}, awaiting
+ * `pause` between steps of a few values, so that a long value does not hold
+ * the event loop while it is read. A value changed while it is read is read
+ * partly before the change and partly after: the copy is still what the
+ * text says.
  *
  * @param value Plain JSON.
  * @param pause Awaited between steps; it yields when the time comes.
- * @param limits The bounds on depth, length and members.
+ * @param replaced Members of the top-level object to write with these values (plain JSON) instead of their own,
+ *   which are then not read; a key the object does not have is not written.
  * @returns The text, in pieces, and the copy.
  * @throws {TypeError} As {@linkcode canonicalRead}.
  * @throws {RangeError} As {@linkcode canonicalRead}.
@@ -91,9 +93,9 @@ export function canonicalRead(value: unknown, limits: CanonicalLimits = CANONICA
 export async function canonicalReadPaced(
   value: unknown,
   pause: () => Promise<void>,
-  limits: CanonicalLimits = CANONICAL_LIMITS,
+  replaced?: Readonly<Record<string, unknown>>,
 ): Promise<Canonical> {
-  const encoder = new Encoder(value, limits);
+  const encoder = new Encoder(value, CANONICAL_LIMITS, replaced);
   while (!encoder.run(STEPS_PER_PAUSE)) await pause();
   return encoder.result();
 }
@@ -118,6 +120,8 @@ type Frame =
     /** The members written so far (a key whose value is `undefined` is not). */
     written: number;
     readonly depth: number;
+    /** Values written for some members instead of their own: the top-level object's `replaced`. */
+    readonly replaced: Readonly<Record<string, unknown>> | undefined;
   }
   | {
     /** A string longer than a piece, escaped a piece at a time. */
@@ -134,10 +138,12 @@ class Encoder {
   readonly #stack: Frame[] = [];
   readonly #open = new Set<object>();
   readonly #copy: unknown;
+  readonly #replaced: Readonly<Record<string, unknown>> | undefined;
   #chars = 0;
 
-  constructor(value: unknown, limits: CanonicalLimits) {
+  constructor(value: unknown, limits: CanonicalLimits, replaced?: Readonly<Record<string, unknown>>) {
     this.#limits = limits;
+    this.#replaced = replaced;
     this.#copy = this.#value(value, 1);
   }
 
@@ -163,7 +169,9 @@ class Encoder {
           continue;
         }
         const key = frame.keys[frame.taken++];
-        const item = frame.source[key];
+        const item = frame.replaced !== undefined && Object.hasOwn(frame.replaced, key)
+          ? frame.replaced[key]
+          : frame.source[key];
         if (item === undefined) continue;
         this.#push(`${frame.written++ > 0 ? "," : ""}${quoted(key)}:`);
         assign(frame.copy, key, this.#value(item, frame.depth + 1));
@@ -246,6 +254,7 @@ class Encoder {
       taken: 0,
       written: 0,
       depth,
+      replaced: depth === 1 ? this.#replaced : undefined,
     });
     this.#push("{");
     return copy;

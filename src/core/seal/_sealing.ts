@@ -7,7 +7,7 @@ import { isRecord } from "../common/_is_record.ts";
 import { decodeBase64url, encodeBase64url } from "./_base64url.ts";
 import { concatBytes } from "../common/_concat_bytes.ts";
 import { slices } from "../common/_slices.ts";
-import { canonicalRead, canonicalReadPaced } from "./_canonical_json.ts";
+import { type CanonicalLimits, canonicalRead, canonicalReadPaced } from "./_canonical_json.ts";
 import { type KeyEntry, MAX_KEY_ID_LENGTH, MAX_SUBJECT_LENGTH, type SealSettings } from "./_settings.ts";
 import type { Sealed, SealStamp, VerifyFailureReason, VerifyResult } from "./stamp.ts";
 
@@ -19,6 +19,9 @@ const MAC_BYTES = 32;
 // Binds a MAC to this format, so no other use of the same key yields a valid one.
 const DOMAIN = "salvor-record-seal-v1\n";
 const STAMP_FIELDS = new Set(["v", "kid", "nonce", "iat", "exp", "sub", "mac"]);
+// A stamp is a few short fields, read alone before the record, within bounds of its own (loose enough that
+// readStamp, not the bounds, says what is wrong with a stamp that is not far off).
+const STAMP_LIMITS: CanonicalLimits = Object.freeze({ maxDepth: 2, maxChars: 4096, maxMembers: 64 });
 const HMAC_SHA256 = { name: "HMAC", hash: "SHA-256" } as const;
 
 // Made on first use: touching a global at import would be a side effect (Node defines some lazily).
@@ -46,14 +49,16 @@ export async function sealRecord<T extends object>(
   };
   copy.seal = stamp;
   const key = await cryptoKey(settings.signing);
-  const mac = new Uint8Array(await crypto.subtle.sign(HMAC_SHA256, key, await signedBytes(copy, pause)));
+  const { pieces } = await canonicalReadPaced(copy, pause);
+  const mac = new Uint8Array(await crypto.subtle.sign(HMAC_SHA256, key, await signedBytes(pieces, pause)));
   copy.seal = { ...stamp, mac: encodeBase64url(mac) };
   return copy as Sealed<T>;
 }
 
 /**
  * Checks a record read back from storage, for the subject `RecordSeal.verify` has checked (see there). Anyone may
- * have written it, as long as the bounds allow: it is read, and its MAC's text written, in paced steps.
+ * have written it, as long as the bounds allow: its stamp is read first, alone, and then the record is read once, in
+ * paced steps, into the copy it returns and the text its MAC covers (the record's, with the stamp but not its MAC).
  */
 export async function verifyRecord(
   settings: SealSettings,
@@ -61,9 +66,15 @@ export async function verifyRecord(
   subject: string | undefined,
 ): Promise<VerifyResult> {
   const pause = slices();
+  let stamp: SealStamp | string | undefined;
   let copy: unknown;
+  let pieces: readonly string[];
   try {
-    copy = (await canonicalReadPaced(record, pause)).copy;
+    const field = isRecord(record) && Object.hasOwn(record, "seal") ? record.seal : undefined;
+    stamp = field === undefined ? undefined : readStamp(canonicalRead(field, STAMP_LIMITS).copy);
+    // A stamp that cannot be read is written as null: the record is refused for it once its body has been read.
+    const seal = typeof stamp === "object" ? withoutMac(stamp) : null;
+    ({ pieces, copy } = await canonicalReadPaced(record, pause, field === undefined ? undefined : { seal }));
   } catch (error) {
     const what = error instanceof RangeError && /^Cannot encode/.test(error.message)
       ? "nests too deep or is too large to have been sealed"
@@ -71,19 +82,16 @@ export async function verifyRecord(
     return refuse("malformed", `The record ${what}.`);
   }
   if (!isRecord(copy)) return refuse("malformed", "A sealed record must be a JSON object.");
-  if (!Object.hasOwn(copy, "seal")) return refuse("unsealed", "The record has no seal field.");
-  const stamp = readStamp(copy.seal);
+  if (stamp === undefined) return refuse("unsealed", "The record has no seal field.");
   if (typeof stamp === "string") return refuse("malformed", stamp);
   const entry = settings.keys.get(stamp.kid);
   if (entry === undefined) {
     // The kid is not quoted: nothing the record says reaches a message before its MAC is checked.
     return refuse("unknown_key", "The record was sealed with a key this seal does not hold.");
   }
-  const { mac, ...signed } = stamp;
-  copy.seal = signed;
   const key = await cryptoKey(entry);
-  const macBytes = decodeBase64url(mac, MAC_BYTES) as Uint8Array<ArrayBuffer>;
-  if (!await crypto.subtle.verify(HMAC_SHA256, key, macBytes, await signedBytes(copy, pause))) {
+  const macBytes = decodeBase64url(stamp.mac, MAC_BYTES) as Uint8Array<ArrayBuffer>;
+  if (!await crypto.subtle.verify(HMAC_SHA256, key, macBytes, await signedBytes(pieces, pause))) {
     return refuse("bad_mac", "The record or its stamp was changed after it was sealed, or sealed with another key.");
   }
   const now = clock(settings);
@@ -110,16 +118,13 @@ export async function verifyRecord(
 
 /**
  * The bytes a MAC covers: the format's domain, then the canonical text of the record with its stamp but no MAC,
- * written and encoded a piece at a time.
+ * encoded a piece at a time.
  */
-async function signedBytes(
-  record: Record<string, unknown>,
-  pause: () => Promise<void>,
-): Promise<Uint8Array<ArrayBuffer>> {
+async function signedBytes(pieces: readonly string[], pause: () => Promise<void>): Promise<Uint8Array<ArrayBuffer>> {
   encoder ??= new TextEncoder();
   const encoded = [encoder.encode(DOMAIN)];
   let length = encoded[0].length;
-  for (const piece of (await canonicalReadPaced(record, pause)).pieces) {
+  for (const piece of pieces) {
     const bytes = encoder.encode(piece);
     encoded.push(bytes);
     length += bytes.length;
@@ -182,4 +187,10 @@ function cryptoKey(entry: KeyEntry): Promise<CryptoKey> {
   if (!(entry.material instanceof Uint8Array)) return Promise.resolve(entry.material);
   entry.imported ??= crypto.subtle.importKey("raw", entry.material, HMAC_SHA256, false, ["sign", "verify"]);
   return entry.imported;
+}
+
+/** What the MAC covers of a stamp: all of it but the MAC. */
+function withoutMac(stamp: SealStamp): Omit<SealStamp, "mac"> {
+  const { mac: _, ...signed } = stamp;
+  return signed;
 }

@@ -503,6 +503,20 @@ Deno.test("RecordSeal.verify() reads each field once, so a getter cannot show th
   assert.equal(result.ok, true);
   assert.equal(reads, 1);
   if (result.ok) assert.deepEqual(result.record.input, { path: "notes.txt" });
+  // The stamp is read first, alone, and once too: the MAC is checked against what that one read gave.
+  const again = clone(await seal.seal({ tool: "read_file" }));
+  const stamp = again.seal;
+  let stampReads = 0;
+  Object.defineProperty(again, "seal", {
+    enumerable: true,
+    get() {
+      stampReads++;
+      return stampReads === 1 ? stamp : { ...stamp, exp: stamp.exp + 1 };
+    },
+  });
+  const verified = await seal.verify(again);
+  assert.equal(verified.ok && verified.stamp.exp, stamp.exp);
+  assert.equal(stampReads, 1);
 });
 
 Deno.test("RecordSeal.seal() and verify() handle a 5 MB string", async () => {
