@@ -321,6 +321,7 @@ class Encoder {
 }
 
 /** What JSON.stringify escapes in a string: quotes, backslashes, control characters and surrogates (lone ones). */
+// deno-lint-ignore no-control-regex -- control characters are what JSON escapes
 const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** A string as JSON.stringify writes it: most need no escape, and are quoted faster than it quotes them. */
