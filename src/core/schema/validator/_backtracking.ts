@@ -165,7 +165,7 @@ export const boundedPatterns: PatternEngine = Object.freeze({
     const pattern = boundedPattern(source);
     if (pattern !== undefined) return pattern;
     throw new Error(
-      "a pattern that could backtrack for long is run only by the linear-time engine, and a schema from outside runs none other here",
+      "it could backtrack for long, and a schema from outside runs such a pattern only on the linear-time engine, which this schema was not given",
     );
   },
 });
