@@ -372,6 +372,34 @@ const checks: readonly Check[] = [
     },
   },
   {
+    name: "a sealed record resumes once, and a forged 1 MB one is refused while timers keep running",
+    run: async () => {
+      const seal = { key: { id: "k1", secret: "0123456789abcdef0123456789abcdef" } };
+      const tools = new ToolSet({ seal }).register(fixture().writeFile);
+      const parked = await tools.call({
+        id: "c1",
+        name: "write_file",
+        arguments: { path: "notes.txt", text: "hello" },
+      });
+      if (parked.type !== "suspended") fail(`expected a suspension, got ${parked.type}`);
+      const record = JSON.parse(JSON.stringify(parked.suspended));
+      // A valid stamp on a padded body: read in steps that yield, so a timer set before it runs during it.
+      const padding = Array.from({ length: 40_000 }, (_, i) => ({ k: i, s: "abcdefgh" }));
+      const forged = { ...record, payload: { padding } };
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 1);
+      const refused = await tools.resume(forged, { approved: true });
+      clearInterval(timer);
+      expectFailure(refused, "invalid_input");
+      if (!/bad_mac/.test(refused.type === "failed" ? refused.failure.message : "")) {
+        fail("the forged record was not refused for its MAC");
+      }
+      if (ticks === 0) fail("no timer ran while the forged record was read");
+      expectEqual(expectOutput(await tools.resume(record, { approved: true })), { written: 5 }, "output");
+      expectFailure(await tools.resume(record, { approved: true }), "invalid_input");
+    },
+  },
+  {
     name: "a HandlerError becomes a handler failure that keeps its model text",
     run: async () => {
       const failure = expectFailure(await fixture().tools.call({ id: "c1", name: "flaky" }), "handler");
