@@ -20,6 +20,9 @@ import type { Dispatcher } from "./_dispatch.ts";
 import { NO_OPTIONS } from "./_call_options.ts";
 import { CALL, type Watch } from "./_watch.ts";
 
+/** The most calls of a wave that run at once, unless the options say otherwise. */
+const DEFAULT_MAX_CONCURRENCY = 16;
+
 /** One call the runner drives: how to make an attempt, and whether a failed one may be retried. */
 interface Job {
   readonly index: number;
@@ -187,10 +190,15 @@ function runsAlone(job: Job): boolean {
 
 /** Runs jobs in waves; the results come in the jobs' order. Never rejects but for a throwing sleep. */
 async function runJobs(jobs: readonly Job[], options: BatchOptions): Promise<BatchCallResult[]> {
-  const { signal, batchTimeoutMs } = options;
+  const { signal, batchTimeoutMs, maxConcurrency = DEFAULT_MAX_CONCURRENCY } = options;
   if (batchTimeoutMs !== undefined && !(typeof batchTimeoutMs === "number" && batchTimeoutMs > 0)) {
     throw new RangeError(
       `Cannot run the batch as batchTimeoutMs must be a positive number: current value is ${String(batchTimeoutMs)}`,
+    );
+  }
+  if (!Number.isSafeInteger(maxConcurrency) || maxConcurrency < 1) {
+    throw new RangeError(
+      `Cannot run the batch as maxConcurrency must be a positive integer: current value is ${String(maxConcurrency)}`,
     );
   }
   // Only waits between attempts listen to it, so a batch that never retries makes none.
@@ -211,7 +219,7 @@ async function runJobs(jobs: readonly Job[], options: BatchOptions): Promise<Bat
   const results: BatchCallResult[] = new Array(jobs.length);
   try {
     for (const wave of wavesOf(jobs.map((_, position) => position), (position) => runsAlone(jobs[position]))) {
-      const ends = await Promise.all(wave.map((position) => drive(run, jobs[position])));
+      const ends = await pooled(wave, maxConcurrency, (position) => drive(run, jobs[position]));
       for (const [i, position] of wave.entries()) results[position] = ends[i];
     }
   } finally {
@@ -219,6 +227,28 @@ async function runJobs(jobs: readonly Job[], options: BatchOptions): Promise<Bat
     if (controller) signal?.removeEventListener("abort", stop);
   }
   return results;
+}
+
+/**
+ * Runs `start` on each position, at most `limit` at once: as one ends, the next in order starts. The ends come in
+ * the positions' order.
+ */
+async function pooled(
+  positions: readonly number[],
+  limit: number,
+  start: (position: number) => BatchCallResult | Promise<BatchCallResult>,
+): Promise<BatchCallResult[]> {
+  if (positions.length <= limit) return await Promise.all(positions.map(start));
+  const ends: BatchCallResult[] = new Array(positions.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < positions.length) {
+      const i = next++;
+      ends[i] = await start(positions[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: limit }, lane));
+  return ends;
 }
 
 /**

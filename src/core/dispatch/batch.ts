@@ -27,7 +27,8 @@ export type { BatchCallResult, BatchOptions, BatchProgress, BatchResult, ResumeB
  * idempotency key on every attempt (the one the tool's input names, else
  * the call's id, which the handler reads as `ctx.idempotencyKey`); a
  * write is never retried. `signal` cancels the batch, `timeoutMs`
- * bounds each attempt, `batchTimeoutMs` the whole turn. Every call ends in
+ * bounds each attempt, `batchTimeoutMs` the whole turn; at most
+ * `maxConcurrency` calls (16 by default) run at once. Every call ends in
  * exactly one terminal. A parked call does not stop the turn: the other
  * calls run, and the result carries a {@linkcode BatchRecord} to finish it
  * with {@linkcode resumeBatch} (the person's answer comes later, so a read
@@ -40,7 +41,7 @@ export type { BatchCallResult, BatchOptions, BatchProgress, BatchResult, ResumeB
  * @param options Retry, signal, timeouts, approval, projection, progress.
  * @returns Every call's end in the model's order, and a record when any call is parked.
  * @throws {TypeError} When `calls` is not an array.
- * @throws {RangeError} When `batchTimeoutMs` is not a positive number.
+ * @throws {RangeError} When `batchTimeoutMs` is not a positive number, or `maxConcurrency` not a positive integer.
  *
  * @example A flaky read is retried; a write waits for the read before it
  * ```ts
@@ -105,7 +106,7 @@ export async function runBatch(
  * @param options Signal, timeouts, extensions, progress.
  * @returns Every call's end in the model's order: what a provider needs before the next request.
  * @throws {TypeError} When `answers` is not an object.
- * @throws {RangeError} When `batchTimeoutMs` is not a positive number.
+ * @throws {RangeError} When `batchTimeoutMs` is not a positive number, or `maxConcurrency` not a positive integer.
  *
  * @example Two parked writes, one approved and one denied, in a fresh set
  * ```ts

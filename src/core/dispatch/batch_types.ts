@@ -64,6 +64,12 @@ export interface ResumeBatchOptions {
   readonly timeoutMs?: number;
   /** Bounds the whole batch, in ms: a call cut off ends as `timeout`, one not started as well. */
   readonly batchTimeoutMs?: number;
+  /**
+   * The most calls of a wave that run at once; the others start in the
+   * model's order as running ones end. A model's turn can hold hundreds of
+   * reads. Default 16.
+   */
+  readonly maxConcurrency?: number;
   /** Per-call values handed to every handler as `ctx.extensions`. */
   readonly extensions?: Readonly<Record<string, unknown>>;
   /**

@@ -260,6 +260,60 @@ Deno.test("runBatch() cancelled mid-wave ends every call in exactly one terminal
   assert.deepEqual(finished.sort(), ["a", "b", "c"]);
 });
 
+Deno.test("runBatch() runs at most maxConcurrency calls of a wave at once (16 by default), starting the rest in order", async () => {
+  const calls = Array.from({ length: 40 }, (_, i) => call(`r${i}`, "read"));
+  for (const [options, limit] of [[{}, 16], [{ maxConcurrency: 3 }, 3], [{ maxConcurrency: 100 }, 40]] as const) {
+    const log = new Log();
+    const tools = new ToolSet().register(logged(log, "read", ["fs.read"]));
+    const { results } = await runBatch(tools, calls, options);
+    assert.equal(log.maxRunning, limit, JSON.stringify(options));
+    assert.deepEqual(results.map((r) => r.callId), calls.map((c) => c.id));
+    assert.ok(results.every((r) => r.terminal.type === "output"));
+    const starts = log.lines.filter((line) => line.startsWith("start ")).map((line) => line.slice(6));
+    assert.deepEqual(starts, calls.map((c) => c.id), "calls start in the model's order");
+  }
+});
+
+Deno.test("runBatch() cancelled with calls waiting for a lane ends them at once, as cancelled", async () => {
+  const controller = new AbortController();
+  let started = 0;
+  const waiting = defineJsonTool({
+    name: "read",
+    description: "Waits.",
+    inputSchema: { type: "object" },
+    effects: ["fs.read"],
+    run: () => {
+      if (++started === 2) controller.abort();
+      return new Promise(() => {});
+    },
+  });
+  const tools = new ToolSet().register(waiting);
+  const calls = Array.from({ length: 6 }, (_, i) => call(`r${i}`, "read"));
+  const { results } = await runBatch(tools, calls, { signal: controller.signal, maxConcurrency: 2 });
+  assert.equal(started, 2, "no call waiting for a lane started");
+  assert.deepEqual(
+    results.map((r) => r.terminal.type === "failed" && r.terminal.failure.kind),
+    Array(6).fill("cancelled"),
+  );
+});
+
+Deno.test("runBatch() and resumeBatch() refuse a maxConcurrency that is not a positive integer", async () => {
+  const tools = new ToolSet().register(logged(new Log(), "read", ["fs.read"]));
+  for (const maxConcurrency of [0, -1, 1.5, Number.NaN, Infinity, "4"]) {
+    await assert.rejects(() => runBatch(tools, [call("a", "read")], { maxConcurrency: maxConcurrency as number }), {
+      name: "RangeError",
+      message: `Cannot run the batch as maxConcurrency must be a positive integer: current value is ${maxConcurrency}`,
+    });
+  }
+  const asking = new ToolSet({ approve: () => "suspend" }).register(logged(new Log(), "read", ["fs.read"]));
+  const { record } = await runBatch(asking, [call("a", "read")]);
+  assert.ok(record);
+  await assert.rejects(() => resumeBatch(asking, record, { a: { approved: true } }, { maxConcurrency: 0 }), {
+    name: "RangeError",
+    message: /maxConcurrency must be a positive integer: current value is 0/,
+  });
+});
+
 Deno.test("runBatch() ends a wait between attempts when the batch is cancelled, with the failure it had", async () => {
   const controller = new AbortController();
   const flaky = defineJsonTool({
