@@ -232,20 +232,25 @@ Deno.test("runBatch() retries nothing without a policy", async () => {
   assert.equal(runs, 1);
 });
 
-Deno.test("runBatch() cancelled mid-wave ends every call in exactly one terminal, the unstarted ones at once", async () => {
-  const controller = new AbortController();
-  let started = 0;
-  const waiting = defineJsonTool({
+/** A read that never ends and cancels the batch as its second call starts; `started` counts the calls that did. */
+function cancellingRead(controller: AbortController) {
+  const counter = { started: 0 };
+  const tool = defineJsonTool({
     name: "read",
     description: "Waits.",
     inputSchema: { type: "object" },
     effects: ["fs.read"],
     run: () => {
-      if (++started === 2) controller.abort();
+      if (++counter.started === 2) controller.abort();
       return new Promise(() => {});
     },
   });
-  const tools = new ToolSet().register(waiting, hanging("write", ["fs.write"]));
+  return { tool, counter };
+}
+
+Deno.test("runBatch() cancelled mid-wave ends every call in exactly one terminal, the unstarted ones at once", async () => {
+  const controller = new AbortController();
+  const tools = new ToolSet().register(cancellingRead(controller).tool, hanging("write", ["fs.write"]));
   const finished: string[] = [];
   const { results } = await runBatch(tools, [call("a", "read"), call("b", "read"), call("c", "write")], {
     signal: controller.signal,
@@ -276,21 +281,11 @@ Deno.test("runBatch() runs at most maxConcurrency calls of a wave at once (16 by
 
 Deno.test("runBatch() cancelled with calls waiting for a lane ends them at once, as cancelled", async () => {
   const controller = new AbortController();
-  let started = 0;
-  const waiting = defineJsonTool({
-    name: "read",
-    description: "Waits.",
-    inputSchema: { type: "object" },
-    effects: ["fs.read"],
-    run: () => {
-      if (++started === 2) controller.abort();
-      return new Promise(() => {});
-    },
-  });
-  const tools = new ToolSet().register(waiting);
+  const { tool, counter } = cancellingRead(controller);
+  const tools = new ToolSet().register(tool);
   const calls = Array.from({ length: 6 }, (_, i) => call(`r${i}`, "read"));
   const { results } = await runBatch(tools, calls, { signal: controller.signal, maxConcurrency: 2 });
-  assert.equal(started, 2, "no call waiting for a lane started");
+  assert.equal(counter.started, 2, "no call waiting for a lane started");
   assert.deepEqual(
     results.map((r) => r.terminal.type === "failed" && r.terminal.failure.kind),
     Array(6).fill("cancelled"),
