@@ -132,7 +132,25 @@ Deno.test("the HTTP byte cap refuses a stream exactly when one of its SSE events
         assert.equal(problem, undefined);
       }
     }),
-    { numRuns: 1_500 },
+    {
+      numRuns: 1_500,
+      // An event ended by "\r\n" whose "\n" opens the next chunk, one byte over the cap: that "\n" was counted
+      // with the next event, so the event passed (and a next one at the cap would have been refused).
+      examples: [[{
+        events: [
+          { lines: ["ddd€€édd", "dd€€€d€éddéd", "€", "d€ééddd", "é€€dé"], end: "\r\n" },
+          { lines: ["d".repeat(70)], end: "\n" },
+        ],
+        cut: [],
+        cap: 72,
+        sizes: [1],
+      }], [{
+        events: [{ lines: ["ddd€€édd", "dd€€€d€éddéd", "€", "d€ééddd", "é€€dé"], end: "\r\n" }],
+        cut: [],
+        cap: 71,
+        sizes: [1],
+      }]],
+    },
   );
 });
 

@@ -160,12 +160,21 @@ function events(
   let lineEmpty = true;
   // A "\r" ended the last chunk: a "\n" opening the next is the same line end.
   let afterReturn = false;
+  // The size of the event that "\r" ended, if it did: the "\n" is that event's last byte.
+  let endedOnReturn: number | undefined;
   /** The whole events in a chunk, each as it came or parked; what follows the last waits in `parts`. */
   const split = async (bytes: Uint8Array): Promise<Uint8Array[]> => {
     const out: Uint8Array[] = [];
-    let i = afterReturn && bytes[0] === NEWLINE ? 1 : 0;
-    afterReturn = false;
+    const joinsReturn = afterReturn && bytes[0] === NEWLINE;
+    let i = joinsReturn ? 1 : 0;
     let eventFrom = 0;
+    if (joinsReturn && endedOnReturn !== undefined) {
+      if (endedOnReturn + 1 > maxBytes) throw tooLarge();
+      out.push(bytes.subarray(0, 1));
+      eventFrom = 1;
+    }
+    afterReturn = false;
+    endedOnReturn = undefined;
     for (; i < bytes.length; i++) {
       const byte = bytes[i];
       if (byte !== NEWLINE && byte !== RETURN) {
@@ -190,6 +199,7 @@ function events(
       partBytes = 0;
       eventFrom = end;
       if (size > maxBytes) throw tooLarge();
+      if (afterReturn) endedOnReturn = size;
       if (parking !== undefined && size > PIECE_CHARS) {
         for (const part of await parkedEvent(event, parking, pause)) out.push(part);
         continue;
