@@ -43,7 +43,7 @@ for (const script of ["endless-sse", "endless-json"]) {
     assert.ok(grew < 256 * MiB, `RSS grew by ${Math.round(grew / MiB)} MiB`);
     const { kind, message } = failure(end);
     assert.equal(kind, "unavailable");
-    assert.match(message, /sent a message longer than 16777216 bytes \(the maxMessageBytes limit\)/);
+    assert.match(message, /sent a message longer than 12582912 bytes \(the maxMessageBytes limit\)/);
     assert.equal(server.closed, true);
   });
 }
@@ -260,7 +260,7 @@ Deno.test("a 50 MB text result, under a raised maxMessageBytes, reaches the mode
   );
   assert.ok(Date.now() - started < 60_000, `${Date.now() - started} ms`);
   // Joining the line's bytes and decoding them whole held the loop for 60-100 ms; the copy of the text made
-  // when the parse first reads it (about 30-45 ms) is left: what a host pays for raising the bound past 16 MiB.
+  // when the parse first reads it (about 30-45 ms) is left: what a host pays for raising the bound past 12 MiB.
   console.log(`a 50 MB line: largest event-loop gap ${gapMs.toFixed(1)} ms`);
   assert.ok(gapMs < 100, `${gapMs} ms`);
   assert.equal(end.type, "output");
