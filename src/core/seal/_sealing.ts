@@ -70,7 +70,10 @@ export async function verifyRecord(
   let copy: unknown;
   let pieces: readonly string[];
   try {
-    const field = isRecord(record) && Object.hasOwn(record, "seal") ? record.seal : undefined;
+    // Only an own, enumerable seal is part of the record's JSON.
+    const field = isRecord(record) && Object.prototype.propertyIsEnumerable.call(record, "seal")
+      ? record.seal
+      : undefined;
     stamp = field === undefined ? undefined : readStamp(canonicalRead(field, STAMP_LIMITS).copy);
     // A stamp that cannot be read is written as null: the record is refused for it once its body has been read.
     const seal = typeof stamp === "object" ? withoutMac(stamp) : null;

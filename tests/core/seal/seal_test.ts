@@ -357,6 +357,9 @@ Deno.test("RecordSeal.verify() reports unsealed for a record without a seal, and
   const seal = new RecordSeal({ key: K1 });
   assert.equal(reasonOf(await seal.verify(sampleRecord())), "unsealed");
   const sealed = await seal.seal({ a: 1 });
+  // A seal that is not an enumerable own field is no part of the record's JSON.
+  const hidden = Object.defineProperty({ a: 1 }, "seal", { value: sealed.seal, enumerable: false });
+  assert.equal(reasonOf(await seal.verify(hidden)), "unsealed");
   const broken: unknown[] = [
     { ...sealed, seal: null },
     { ...sealed, seal: "stamp" },
