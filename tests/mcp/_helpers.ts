@@ -167,9 +167,13 @@ export async function livingChildren(): Promise<number[]> {
  * A fetch that answers every request with a fresh SSE body of the given chunks, as a server would send them.
  *
  * @param chunks The body's bytes, cut as they are to arrive.
+ * @param contentType The body's type: an SSE stream unless given.
  * @returns The fetch.
  */
-export function servingSse(chunks: readonly Uint8Array[]): typeof fetch {
+export function servingSse(
+  chunks: readonly Uint8Array[],
+  contentType: string = "text/event-stream",
+): typeof fetch {
   return () =>
     Promise.resolve(
       new Response(
@@ -179,7 +183,7 @@ export function servingSse(chunks: readonly Uint8Array[]): typeof fetch {
             controller.close();
           },
         }),
-        { headers: { "content-type": "text/event-stream" } },
+        { headers: { "content-type": contentType } },
       ),
     );
 }

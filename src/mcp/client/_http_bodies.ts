@@ -120,8 +120,20 @@ async function textWithin(
       await reader.cancel(error).catch(() => {});
       throw error;
     }
-    text += decoder.decode(chunk.value, { stream: true });
-    await pause();
+    for (const piece of inPieces([chunk.value])) {
+      text += decoder.decode(piece, { stream: true });
+      await pause();
+    }
+  }
+}
+
+/**
+ * Byte arrays cut to at most a piece each: a response may come in chunks of megabytes, and decoding one (or
+ * splitting its text) would hold the loop for as long.
+ */
+function* inPieces(chunks: Iterable<Uint8Array>): Generator<Uint8Array> {
+  for (const chunk of chunks) {
+    for (let at = 0; at < chunk.length; at += PIECE_CHARS) yield chunk.subarray(at, at + PIECE_CHARS);
   }
 }
 
@@ -223,14 +235,16 @@ function events(
           for (const part of parts) controller.enqueue(part);
           return controller.close();
         }
-        let out: Uint8Array[];
+        const out: Uint8Array[] = [];
         try {
-          out = await split(chunk.value);
+          for (const piece of inPieces([chunk.value])) {
+            for (const part of await split(piece)) out.push(part);
+            // Chunks already at hand are read in one run of promise turns, which timers cannot break into.
+            await pause();
+          }
         } catch (error) {
           return stop(reader, controller, error);
         }
-        // Chunks already at hand are read in one run of promise turns, which timers cannot break into.
-        await pause();
         if (out.length === 0) continue;
         for (const part of out) controller.enqueue(part);
         return;
@@ -244,7 +258,8 @@ function events(
  * The lines of an event's parts, each as the pieces of text it came in (a long line is never joined here, so
  * never copied whole in one stretch), decoded a part at a time with pauses between.
  */
-async function* linesOf(parts: Uint8Array[], pause: () => Promise<void>): AsyncGenerator<string[]> {
+async function* linesOf(chunks: Uint8Array[], pause: () => Promise<void>): AsyncGenerator<string[]> {
+  const parts = [...inPieces(chunks)];
   const decoder = new TextDecoder();
   let pieces: string[] = [];
   // A "\r" that ends a part waits: a "\n" opening the next is the same line end.
