@@ -61,6 +61,8 @@ const PARTS_PER_PIECE = 1_024;
  * @param value Plain JSON: null, booleans, finite numbers, strings, arrays
  *   and plain objects.
  * @param limits The bounds on depth, length and members.
+ * @param members Members of the top-level object written with these values (plain JSON), in place of its own of the
+ *   same name (which are then not read) or beside them.
  * @returns The text, in pieces, and the copy.
  * @throws {TypeError} For a value that is not plain JSON (a function, a
  *   BigInt, a symbol, NaN or Infinity, `undefined` in an array, a class
@@ -69,8 +71,12 @@ const PARTS_PER_PIECE = 1_024;
  *   to more than `maxChars`, or with an object of more than `maxMembers`.
  * Whatever a getter or a proxy trap throws is thrown as it is.
  */
-export function canonicalRead(value: unknown, limits: CanonicalLimits = CANONICAL_LIMITS): Canonical {
-  const encoder = new Encoder(value, limits);
+export function canonicalRead(
+  value: unknown,
+  limits: CanonicalLimits = CANONICAL_LIMITS,
+  members?: Readonly<Record<string, unknown>>,
+): Canonical {
+  const encoder = new Encoder(value, limits, members);
   encoder.run(Infinity);
   return encoder.result();
 }
@@ -84,8 +90,7 @@ export function canonicalRead(value: unknown, limits: CanonicalLimits = CANONICA
  *
  * @param value Plain JSON.
  * @param pause Awaited between steps; it yields when the time comes.
- * @param replaced Members of the top-level object to write with these values (plain JSON) instead of their own,
- *   which are then not read; a key the object does not have is not written.
+ * @param members As {@linkcode canonicalRead}'s.
  * @returns The text, in pieces, and the copy.
  * @throws {TypeError} As {@linkcode canonicalRead}.
  * @throws {RangeError} As {@linkcode canonicalRead}.
@@ -93,9 +98,9 @@ export function canonicalRead(value: unknown, limits: CanonicalLimits = CANONICA
 export async function canonicalReadPaced(
   value: unknown,
   pause: () => Promise<void>,
-  replaced?: Readonly<Record<string, unknown>>,
+  members?: Readonly<Record<string, unknown>>,
 ): Promise<Canonical> {
-  const encoder = new Encoder(value, CANONICAL_LIMITS, replaced);
+  const encoder = new Encoder(value, CANONICAL_LIMITS, members);
   while (!encoder.run(STEPS_PER_PAUSE)) await pause();
   return encoder.result();
 }
@@ -120,8 +125,8 @@ type Frame =
     /** The members written so far (a key whose value is `undefined` is not). */
     written: number;
     readonly depth: number;
-    /** Values written for some members instead of their own: the top-level object's `replaced`. */
-    readonly replaced: Readonly<Record<string, unknown>> | undefined;
+    /** Values written for some members instead of the source's: the top-level object's `members`. */
+    readonly members: Readonly<Record<string, unknown>> | undefined;
   }
   | {
     /** A string longer than a piece, escaped a piece at a time. */
@@ -138,12 +143,12 @@ class Encoder {
   readonly #stack: Frame[] = [];
   readonly #open = new Set<object>();
   readonly #copy: unknown;
-  readonly #replaced: Readonly<Record<string, unknown>> | undefined;
+  readonly #members: Readonly<Record<string, unknown>> | undefined;
   #chars = 0;
 
-  constructor(value: unknown, limits: CanonicalLimits, replaced?: Readonly<Record<string, unknown>>) {
+  constructor(value: unknown, limits: CanonicalLimits, members?: Readonly<Record<string, unknown>>) {
     this.#limits = limits;
-    this.#replaced = replaced;
+    this.#members = members;
     this.#copy = this.#value(value, 1);
   }
 
@@ -169,8 +174,8 @@ class Encoder {
           continue;
         }
         const key = frame.keys[frame.taken++];
-        const item = frame.replaced !== undefined && Object.hasOwn(frame.replaced, key)
-          ? frame.replaced[key]
+        const item = frame.members !== undefined && Object.hasOwn(frame.members, key)
+          ? frame.members[key]
           : frame.source[key];
         if (item === undefined) continue;
         this.#push(`${frame.written++ > 0 ? "," : ""}${quoted(key)}:`);
@@ -237,6 +242,8 @@ class Encoder {
       this.#refuse("holds an object that is neither a plain object nor an array");
     }
     const keys = Object.keys(value);
+    const members = depth === 1 ? this.#members : undefined;
+    if (members !== undefined) { for (const key of Object.keys(members)) if (!keys.includes(key)) keys.push(key); }
     if (keys.length > this.#limits.maxMembers) {
       throw new RangeError(
         `Cannot encode the value as an object holds more than ${this.#limits.maxMembers} members: current count is ${keys.length}`,
@@ -254,7 +261,7 @@ class Encoder {
       taken: 0,
       written: 0,
       depth,
-      replaced: depth === 1 ? this.#replaced : undefined,
+      members,
     });
     this.#push("{");
     return copy;

@@ -7,7 +7,7 @@ import { isRecord } from "../common/_is_record.ts";
 import { decodeBase64url, encodeBase64url } from "./_base64url.ts";
 import { concatBytes } from "../common/_concat_bytes.ts";
 import { slices } from "../common/_slices.ts";
-import { type CanonicalLimits, canonicalRead, canonicalReadPaced } from "./_canonical_json.ts";
+import { CANONICAL_LIMITS, type CanonicalLimits, canonicalRead, canonicalReadPaced } from "./_canonical_json.ts";
 import { type KeyEntry, MAX_KEY_ID_LENGTH, MAX_SUBJECT_LENGTH, type SealSettings } from "./_settings.ts";
 import type { Sealed, SealStamp, VerifyFailureReason, VerifyResult } from "./stamp.ts";
 
@@ -28,16 +28,15 @@ const HMAC_SHA256 = { name: "HMAC", hash: "SHA-256" } as const;
 let encoder: TextEncoder | undefined;
 
 /**
- * Stamps a copy of a record that `RecordSeal.seal` has checked (see there). The record is read at once, in one
- * stretch, as it is when the call is made; the MAC's text is written from the copy in paced steps.
+ * Stamps a copy of a record that `RecordSeal.seal` has checked (see there). The record is read once, in one stretch,
+ * as it is when the call is made, into the copy and the text its MAC covers (the record with its stamp beside it);
+ * the text is encoded in paced steps.
  */
 export async function sealRecord<T extends object>(
   settings: SealSettings,
   record: T,
   subject: string | undefined,
 ): Promise<Sealed<T>> {
-  const copy = canonicalRead(record).copy as Record<string, unknown>;
-  const pause = slices();
   const iat = Math.floor(clock(settings));
   const stamp: Omit<SealStamp, "mac"> = {
     v: 1,
@@ -47,10 +46,10 @@ export async function sealRecord<T extends object>(
     exp: iat + settings.ttlMs,
     ...(subject === undefined ? {} : { sub: subject }),
   };
-  copy.seal = stamp;
+  const read = canonicalRead(record, CANONICAL_LIMITS, { seal: stamp });
+  const copy = read.copy as Record<string, unknown>;
   const key = await cryptoKey(settings.signing);
-  const { pieces } = await canonicalReadPaced(copy, pause);
-  const mac = new Uint8Array(await crypto.subtle.sign(HMAC_SHA256, key, await signedBytes(pieces, pause)));
+  const mac = new Uint8Array(await crypto.subtle.sign(HMAC_SHA256, key, await signedBytes(read.pieces, slices())));
   copy.seal = { ...stamp, mac: encodeBase64url(mac) };
   return copy as Sealed<T>;
 }

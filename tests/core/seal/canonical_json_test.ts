@@ -203,3 +203,19 @@ Deno.test("canonicalRead() writes strings and numbers as JSON.stringify does (pr
     { numRuns: 2_000 },
   );
 });
+
+Deno.test("canonicalRead() writes the given top-level members in place of the object's own, unread, or beside them", () => {
+  const record = {
+    b: 1,
+    get seal(): never {
+      throw new Error("read");
+    },
+  };
+  const replaced = canonicalRead(record, CANONICAL_LIMITS, { seal: { v: 1 } });
+  assert.equal(replaced.pieces.join(""), '{"b":1,"seal":{"v":1}}');
+  const beside = canonicalRead({ b: 1 }, CANONICAL_LIMITS, { a: [2] });
+  assert.equal(beside.pieces.join(""), '{"a":[2],"b":1}');
+  assert.deepEqual(beside.copy, { a: [2], b: 1 });
+  // Only the top level: a nested object of the same name keeps its own.
+  assert.equal(canonicalRead({ x: { a: 1 } }, CANONICAL_LIMITS, { a: 2 }).pieces.join(""), '{"a":2,"x":{"a":1}}');
+});
