@@ -12,6 +12,8 @@
 // MAX_TOKEN_CHARS, containers longer than a piece nested deeper than
 // MAX_LONG_DEPTH, and the caller's on members and values).
 
+import { setOwn } from "../core/common/_set_own.ts";
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
@@ -149,7 +151,7 @@ class PacedReader {
       else if (Array.isArray(frame.value)) frame.value.push(value);
       else {
         this.#count(frame, 1);
-        assign(frame.value, frame.key!, value);
+        setOwn(frame.value, frame.key!, value);
       }
     };
     const closeTop = () => place(frames.pop()!.value);
@@ -318,7 +320,7 @@ class PacedReader {
     const parsed = JSON.parse(`{${members}}`) as Record<string, unknown>;
     const keys = Object.keys(parsed);
     this.#count(frame, keys.length);
-    for (const key of keys) assign(frame.value, key, parsed[key]);
+    for (const key of keys) setOwn(frame.value, key, parsed[key]);
   }
 
   #countValues(added: number): void {
@@ -435,15 +437,6 @@ function holdsMembers(text: string, open: number, limit: number): boolean {
 function isBlank(text: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) if (!isSpace(text.charCodeAt(i))) return false;
   return true;
-}
-
-/** Sets a member as JSON.parse does: "__proto__" as an own property, a repeated key's last value kept. */
-function assign(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") {
-    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-  } else {
-    target[key] = value;
-  }
 }
 
 /** What a JSON text's outermost object says of itself at its top level: its id, and whether it has a method. */

@@ -5,6 +5,7 @@ import type { ProjectionWarning } from "./projection.ts";
 import type { JsonSchema } from "../core/schema/schema.ts";
 import { appendPointer } from "../core/common/_json_pointer.ts";
 import { isRecord } from "../core/common/_is_record.ts";
+import { setOwn } from "../core/common/_set_own.ts";
 
 /** A JSON Schema object node, as the projections read it. */
 export type SchemaNode = { readonly [keyword: string]: unknown };
@@ -31,11 +32,6 @@ export type KeywordRule =
 export interface KeywordTable {
   readonly rules: Readonly<Record<string, KeywordRule>>;
   readonly otherwise: KeywordRule;
-}
-
-/** Sets an own data property, even one named `__proto__`, which plain assignment would not. */
-export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 /** The types a node declares: `type` as a list, empty when absent. */

@@ -42,8 +42,9 @@ function ruleFor(file: string): Rule {
   if (folder === "providers" || folder === "testing") {
     return { folders: [folder, ...CORE_LAYERS.map((name) => `core/${name}`)], packages: [] };
   }
-  // The files at the top of src/mcp/ (reading a long message) serve the client and the server, and import nothing.
-  if (folder === "mcp" && layer.endsWith(".ts")) return { folders: [], packages: [] };
+  // The files at the top of src/mcp/ (reading a long message) serve the client and the server, and import only the
+  // core's common helpers.
+  if (folder === "mcp" && layer.endsWith(".ts")) return { folders: ["core/common"], packages: [] };
   if (folder === "mcp" && layer === "server") {
     return {
       folders: ["mcp/server", "providers", ...CORE_LAYERS.map((name) => `core/${name}`)],

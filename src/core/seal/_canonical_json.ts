@@ -12,6 +12,7 @@
 // steps rather than hold the host for the whole walk.
 
 import { toPointer } from "../common/_json_pointer.ts";
+import { setOwn } from "../common/_set_own.ts";
 
 /** The encoder's bounds: how deep a value may nest, how long its text may grow, how many members an object holds. */
 export interface CanonicalLimits {
@@ -179,7 +180,7 @@ class Encoder {
           : frame.source[key];
         if (item === undefined) continue;
         this.#push(`${frame.written++ > 0 ? "," : ""}${quoted(key)}:`);
-        assign(frame.copy, key, this.#value(item, frame.depth + 1));
+        setOwn(frame.copy, key, this.#value(item, frame.depth + 1));
       }
     }
     return stack.length === 0;
@@ -338,13 +339,4 @@ function quoted(text: string): string {
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
-}
-
-/** Sets a member as JSON.parse does: "__proto__" as an own property. */
-function assign(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") {
-    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-  } else {
-    target[key] = value;
-  }
 }

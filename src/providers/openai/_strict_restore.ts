@@ -5,7 +5,8 @@
 // the arguments meet the tool's own schema again.
 
 import type { JsonSchema } from "../../core/schema/schema.ts";
-import { madeNullable, resolveLocalRef, type SchemaNode, setOwn } from "../_projection.ts";
+import { madeNullable, resolveLocalRef, type SchemaNode } from "../_projection.ts";
+import { setOwn } from "../../core/common/_set_own.ts";
 import { isRecord } from "../../core/common/_is_record.ts";
 
 // Reference hops allowed without descending into the value: guards a
