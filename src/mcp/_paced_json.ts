@@ -1,7 +1,7 @@
 // JSON.parse for a long message, in pieces, yielding to the event loop
 // between them. A server's one line is parsed by JSON.parse in one native
 // stretch: 8 MiB of `[{},{},...]` held the host for 0.3–0.5 s, 8 MiB of
-// objects with unique keys for 0.5 s, and a message may be 12 MiB long.
+// objects with unique keys for 0.5 s, and a message may be 6 MiB long.
 //
 // The text is cut along its own structure: the members of a long array or
 // object are parsed natively a batch at a time (each batch at most `piece`

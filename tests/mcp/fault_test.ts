@@ -43,7 +43,7 @@ for (const script of ["endless-sse", "endless-json"]) {
     assert.ok(grew < 256 * MiB, `RSS grew by ${Math.round(grew / MiB)} MiB`);
     const { kind, message } = failure(end);
     assert.equal(kind, "unavailable");
-    assert.match(message, /sent a message longer than 12582912 bytes \(the maxMessageBytes limit\)/);
+    assert.match(message, /sent a message longer than 6291456 bytes \(the maxMessageBytes limit\)/);
     assert.equal(server.closed, true);
   });
 }
@@ -260,7 +260,7 @@ Deno.test("a 50 MB text result, under a raised maxMessageBytes, reaches the mode
   );
   assert.ok(Date.now() - started < 60_000, `${Date.now() - started} ms`);
   // Joining the line's bytes and decoding them whole held the loop for 60-100 ms; the copy of the text made
-  // when the parse first reads it (about 30-45 ms) is left: what a host pays for raising the bound past 12 MiB.
+  // when the parse first reads it (about 30-45 ms) is left: what a host pays for raising the bound past 6 MiB.
   console.log(`a 50 MB line: largest event-loop gap ${gapMs.toFixed(1)} ms`);
   assert.ok(gapMs < 100, `${gapMs} ms`);
   assert.equal(end.type, "output");
@@ -279,7 +279,8 @@ Deno.test("a 50 MB text result, under a raised maxMessageBytes, reaches the mode
 });
 
 Deno.test("an image over maxContentBytes is left out with a note; the text after it stays", async () => {
-  await using server = await connectFixture("default");
+  // An 8 MiB image makes a message longer than the default maxMessageBytes allows.
+  await using server = await connectFixture("default", { maxMessageBytes: 16 * MiB });
   const end = await server.register(new ToolSet()).call({ id: "1", name: "fixture__big-image" });
   assert.equal(end.type, "output");
   if (end.type !== "output") return;
@@ -369,7 +370,8 @@ Deno.test("no array is spread into push() anywhere in src/", async () => {
 // 8. Descriptions are bounded and the cut is reported.
 
 Deno.test("an 8 MB tool description is cut to maxDescriptionChars with a warning on the connection", async () => {
-  await using server = await connectFixture("long-description");
+  // An 8 MB description makes a listing longer than the default maxMessageBytes allows.
+  await using server = await connectFixture("long-description", { maxMessageBytes: 16 * MiB });
   const tools = server.register(new ToolSet());
   const description = tools.get("fixture__verbose")!.descriptor.description;
   assert.equal(description, `${"d".repeat(4_000)}\n[... 8,384,608 more characters cut by the host]`);

@@ -2,12 +2,12 @@
 // the option docs, the README's table and the code agree on each default.
 
 /**
- * The largest message read from a server, stdio line or HTTP body or SSE event: 12 MiB. The text of a long
+ * The largest message read from a server, stdio line or HTTP body or SSE event: 6 MiB. The text of a long
  * message is copied whole once, in one stretch, when the parse first reads it; a text with one character
- * beyond Latin-1 is copied at two bytes a character: about 20 ms for 12 MiB on two cores, and up to 0.1 s
+ * beyond Latin-1 is copied at two bytes a character: about 10 ms for 6 MiB on two cores, and up to 0.1 s
  * for 64 MiB.
  */
-export const DEFAULT_MAX_MESSAGE_BYTES: number = 12 * 1024 * 1024;
+export const DEFAULT_MAX_MESSAGE_BYTES: number = 6 * 1024 * 1024;
 /** The most characters of text a tool result shows the model, across its parts. */
 export const DEFAULT_MAX_CONTENT_CHARS: number = 100_000;
 /** The most bytes of base64 image, audio and blob data a tool result shows the model, across its parts. */

@@ -114,7 +114,7 @@ export interface McpConnectionOptions {
    * connection, since what follows cannot be trusted to be framed: calls in
    * flight fail as `unavailable` with a message naming this limit, and so
    * does connecting. Applies to the stdio and HTTP transports; a transport
-   * the host made bounds its own messages. Default 12 MiB (12 582 912): the
+   * the host made bounds its own messages. Default 6 MiB (6 291 456): the
    * text of a message is copied once in one stretch as it is parsed, about
    * 2 ms a MiB on two cores at worst, so a higher bound lets a server hold
    * the host for longer.
