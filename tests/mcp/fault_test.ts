@@ -30,21 +30,30 @@ function failure(end: Awaited<ReturnType<ToolSet["call"]>>) {
 // 1. Streamable HTTP reads no message past maxMessageBytes.
 
 for (const script of ["endless-sse", "endless-json"]) {
-  Deno.test(`an HTTP server whose answer never ends (${script}) fails the call as unavailable at maxMessageBytes, with bounded memory`, async () => {
+  Deno.test(`an HTTP server whose answer never ends (${script}) fails that call alone at maxMessageBytes, with bounded memory`, async () => {
     await using http = await startHttpFixture(script);
     await using server = await connectHttp({ name: "web", url: http.url });
     const tools = server.register(new ToolSet());
     const rss = Deno.memoryUsage().rss;
     const started = Date.now();
+    // A call in flight beside the endless answer, on the same connection.
+    const beside = tools.call({ id: "2", name: "web__slow", arguments: {} });
     const end = await tools.call({ id: "1", name: "web__echo", arguments: { text: "x" } }, { timeoutMs: 60_000 });
     const grew = Deno.memoryUsage().rss - rss;
     // Generous bounds: the server would send 1 GiB, and the unbounded client grew by gigabytes.
     assert.ok(Date.now() - started < 30_000, `${Date.now() - started} ms`);
     assert.ok(grew < 256 * MiB, `RSS grew by ${Math.round(grew / MiB)} MiB`);
-    const { kind, message } = failure(end);
-    assert.equal(kind, "unavailable");
-    assert.match(message, /sent a message longer than 6291456 bytes \(the maxMessageBytes limit\)/);
-    assert.equal(server.closed, true);
+    const { kind, message, modelText } = failure(end);
+    assert.equal(kind, "handler");
+    assert.match(
+      message,
+      /Cannot read the MCP server's answer as it is longer than 6291456 bytes \(the maxMessageBytes limit\)$/,
+    );
+    assert.match(modelText, /longer than 6291456 bytes/);
+    // The connection goes on: the call beside it and the next one are answered.
+    assert.equal(server.closed, false);
+    assert.equal(text(await beside), "done");
+    assert.equal(text(await tools.call({ id: "3", name: "web__slow", arguments: {} })), "done");
   });
 }
 
@@ -53,6 +62,18 @@ Deno.test("maxMessageBytes is configurable over HTTP", async () => {
   await using server = await connectHttp({ name: "web", url: http.url, maxMessageBytes: MiB });
   const end = await server.register(new ToolSet()).call({ id: "1", name: "web__echo", arguments: {} });
   assert.match(failure(end).message, /longer than 1048576 bytes \(the maxMessageBytes limit\)/);
+});
+
+Deno.test("an HTTP server's tool listing past maxMessageBytes fails connecting, naming the limit", async () => {
+  await using http = await startHttpFixture("default");
+  // Its initialize answer is shorter than 300 bytes; the listing of its three tools is longer.
+  await assert.rejects(
+    connectHttp({ name: "web", url: http.url, maxMessageBytes: 300 }),
+    (error) =>
+      error instanceof McpConnectionError &&
+      /^Cannot connect to MCP server "web" as listing its tools failed: Cannot read the MCP server's answer as it is longer than 300 bytes \(the maxMessageBytes limit\)$/
+        .test(error.message),
+  );
 });
 
 Deno.test("connectMcpServer() refuses a maxMessageBytes that is not a whole number from 1", async () => {
@@ -152,6 +173,75 @@ Deno.test("the HTTP byte cap refuses a stream exactly when one of its SSE events
       }]],
     },
   );
+});
+
+Deno.test("past the byte cap, the response to a POST answers each request it carries with an error naming the limit, and the connection goes on", async () => {
+  const encoder = new TextEncoder();
+  const cap = 1_000;
+  const progress = 'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{}}\n\n';
+  const long = `event: message\ndata: "${"x".repeat(2 * cap)}"\n\n`;
+  const answer = (id: number | string) => ({
+    jsonrpc: "2.0",
+    id,
+    error: {
+      code: -32603,
+      message: `Cannot read the MCP server's answer as it is longer than ${cap} bytes (the maxMessageBytes limit)`,
+    },
+  });
+  const post = (...messages: unknown[]): RequestInit => ({
+    method: "POST",
+    body: JSON.stringify(messages.length === 1 ? messages[0] : messages),
+  });
+  const call = (id: number | string) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo" } });
+  const notification = { jsonrpc: "2.0", method: "notifications/initialized" };
+  const read = async (chunks: string[], type: string, init: RequestInit) => {
+    let problem: string | undefined;
+    let cancelled = false;
+    const serve: typeof fetch = () =>
+      Promise.resolve(
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
+            },
+            cancel: () => void (cancelled = true),
+          }),
+          { headers: { "content-type": type } },
+        ),
+      );
+    const response = await boundedFetch(serve, {
+      maxBytes: cap,
+      onTooLarge: (why) => problem = why,
+      parked: new ParkedMessages(),
+      answer: () => assert.fail("nothing is to be answered"),
+    })("http://127.0.0.1/mcp", init);
+    const text = await response.text().catch((error) => error);
+    return { problem, text, cancelled };
+  };
+  // An SSE stream: the event before the long one passes, in the same chunk or not; the stand-in follows, and the
+  // server's stream (which would go on) is cancelled.
+  for (const chunks of [[progress + long], [progress, long.slice(0, 600), long.slice(600)]]) {
+    const sse = await read(chunks, "text/event-stream", post(call(7)));
+    assert.equal(sse.text, `${progress}event: message\ndata: ${JSON.stringify(answer(7))}\n\n`);
+    assert.equal(sse.problem, undefined);
+    assert.equal(sse.cancelled, true);
+  }
+  // A JSON body, for a POST of two requests and a notification: an answer each request.
+  const json = await read(
+    [`[{"jsonrpc":"2.0","id":"a","result":"${"x".repeat(2 * cap)}`],
+    "application/json",
+    post(call("a"), notification, call(8)),
+  );
+  assert.deepEqual(JSON.parse(json.text), [answer("a"), answer(8)]);
+  assert.equal(json.problem, undefined);
+  // A POST of no request has nothing to answer: its body errors, and the connection goes on.
+  const none = await read([long], "text/event-stream", post(notification));
+  assert.ok(none.text instanceof RangeError, String(none.text));
+  assert.equal(none.problem, undefined);
+  // The session's own stream answers nothing of the host's: the connection ends.
+  const own = await read([progress + long], "text/event-stream", { method: "GET" });
+  assert.ok(own.text instanceof RangeError, String(own.text));
+  assert.match(own.problem ?? "", /^sent a message longer than 1000 bytes \(the maxMessageBytes limit\)$/);
 });
 
 Deno.test("an SSE stream the transport stopped reading is cancelled when its request aborts, so it cannot hold the process", async () => {

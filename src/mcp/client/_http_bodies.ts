@@ -7,12 +7,17 @@
 // event apart, since one stream carries many messages over a session's life.
 // A long message (a JSON body, or an SSE event's data) is parsed in paced
 // pieces and parked, and the transport reads a short stand-in of it (see
-// _paced_message.ts). Everything else passes as it came.
+// _paced_message.ts). Everything else passes as it came. A message past the
+// cap in the response to a POST fails the requests that POST carries, each
+// answered with an error saying so, and the connection goes on; past the cap
+// on the session's own stream (a GET), which answers none, it ends the
+// connection.
 
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { PIECE_CHARS } from "../_paced_json.ts";
-import { type ParkedMessages, UnreadRequest } from "./_paced_message.ts";
+import { type ParkedMessages, unreadAnswer, UnreadRequest } from "./_paced_message.ts";
 import { slices } from "../../core/common/_slices.ts";
+import { isRecord } from "../../core/common/_is_record.ts";
 
 const LINE_ENDS = /\r\n|\r|\n/g;
 const NEWLINE = 0x0a;
@@ -23,7 +28,10 @@ const encoder = new TextEncoder();
 export interface BodyRules {
   /** The most bytes a body, or an SSE event, may hold. */
   readonly maxBytes: number;
-  /** Runs when a body or an event is past `maxBytes`, with a phrase saying what the server did. */
+  /**
+   * Runs when a body or an event that answers no request of the host's (on the session's own stream) is past
+   * `maxBytes`, with a phrase saying what the server did.
+   */
   readonly onTooLarge: (problem: string) => void;
   /** Where long messages wait for the transport to deliver their stand-ins. */
   readonly parked: ParkedMessages;
@@ -31,33 +39,51 @@ export interface BodyRules {
   readonly answer: (message: JSONRPCMessage) => void;
 }
 
+/** What a body or an event past the cap errors with. */
+class PastCap extends RangeError {}
+
 /**
  * Wraps the fetch a Streamable HTTP transport uses so that no response body
- * and no SSE event may exceed `rules.maxBytes` (past it the body errors, and
- * `onTooLarge` runs first), and a long message in a successful response
- * reaches the transport as a stand-in, its message parked.
+ * and no SSE event may exceed `rules.maxBytes`, and a long message in a
+ * successful response reaches the transport as a stand-in, its message
+ * parked. Past the cap, the response to a POST that carries requests answers
+ * each of them with an error naming the limit (the rest of an SSE stream is
+ * not read); any other body errors, and on a GET `onTooLarge` runs first.
  *
  * @param fetchFn The fetch to wrap.
  * @param rules The byte cap, where long messages are parked, and how a long request that could not be read is answered.
  * @returns The wrapped fetch.
  */
 export function boundedFetch(fetchFn: typeof fetch, rules: BodyRules): typeof fetch {
-  const tooLarge = () => {
-    const problem = `sent a message longer than ${rules.maxBytes} bytes (the maxMessageBytes limit)`;
-    rules.onTooLarge(problem);
-    return new RangeError(`The MCP server ${problem}`);
-  };
+  const over = `longer than ${rules.maxBytes} bytes (the maxMessageBytes limit)`;
   return async (input, init) => {
     const response = await fetchFn(input, init);
     if (!response.body) return response;
+    const tooLarge = () => {
+      const problem = `sent a message ${over}`;
+      // Only the session's own stream answers no message of the host's: past the cap there, the connection ends.
+      if (init?.method !== "POST") rules.onTooLarge(problem);
+      return new PastCap(`The MCP server ${problem}`);
+    };
+    const standIns = () => requestIds(init).map((id) => unreadAnswer(id, `it is ${over}`));
     const type = (response.headers.get("content-type") ?? "").toLowerCase();
     let body: BodyInit;
     if (type.startsWith("text/event-stream")) {
-      // A message in a failed response is never delivered, so it is never parked.
-      body = events(response.body, rules.maxBytes, tooLarge, response.ok ? rules : undefined);
-    } else if (type.startsWith("application/json") && response.ok && !saysShort(response.headers)) {
+      // A message in a failed response is never delivered, so it is never parked nor answered for.
+      body = response.ok
+        ? events(response.body, rules.maxBytes, tooLarge, { parking: rules, standIns })
+        : events(response.body, rules.maxBytes, tooLarge);
+    } else if (type.startsWith("application/json") && response.ok && !saysShort(response.headers, rules.maxBytes)) {
       const pause = slices();
-      body = await parkedText(await textWithin(response.body, rules.maxBytes, tooLarge, pause), rules, pause);
+      let text: string;
+      try {
+        text = await textWithin(response.body, rules.maxBytes, tooLarge, pause);
+      } catch (error) {
+        const answers = error instanceof PastCap ? standIns() : [];
+        if (answers.length === 0) throw error;
+        text = JSON.stringify(answers.length === 1 ? answers[0] : answers);
+      }
+      body = await parkedText(text, rules, pause);
     } else {
       body = counted(response.body, rules.maxBytes, tooLarge);
     }
@@ -65,9 +91,29 @@ export function boundedFetch(fetchFn: typeof fetch, rules: BodyRules): typeof fe
   };
 }
 
-/** Whether a body says it is no longer than a piece; a compressed one may unpack to any length. */
-function saysShort(headers: Headers): boolean {
-  return Number(headers.get("content-length") ?? NaN) <= PIECE_CHARS && !headers.has("content-encoding");
+/** The ids of the requests a POST carries, read from its JSON body: the answers the host waits for. */
+function requestIds(init: RequestInit | undefined): (string | number)[] {
+  if (init?.method !== "POST" || typeof init.body !== "string") return [];
+  let sent: unknown;
+  try {
+    sent = JSON.parse(init.body);
+  } catch {
+    return [];
+  }
+  const ids: (string | number)[] = [];
+  for (const message of Array.isArray(sent) ? sent : [sent]) {
+    if (!isRecord(message) || typeof message.method !== "string") continue;
+    if (typeof message.id === "string" || typeof message.id === "number") ids.push(message.id);
+  }
+  return ids;
+}
+
+/**
+ * Whether a body says it is no longer than a piece and than the cap; a compressed one may unpack to any length.
+ */
+function saysShort(headers: Headers, maxBytes: number): boolean {
+  return Number(headers.get("content-length") ?? NaN) <= Math.min(PIECE_CHARS, maxBytes) &&
+    !headers.has("content-encoding");
 }
 
 /** A body counted as it passes, as one message. */
@@ -151,18 +197,27 @@ async function parkedText(text: string, rules: BodyRules, pause: () => Promise<v
   }
 }
 
+/** What a successful response's SSE stream does with its messages. */
+interface Delivery {
+  /** Where its long messages are parked. */
+  readonly parking: BodyRules;
+  /** The answers that stand in for the ones to the POST's requests, once an event is past the cap. */
+  readonly standIns: () => JSONRPCMessage[];
+}
+
 /**
  * Splits an SSE stream into events, each held to the byte cap, and parks the message of each long one
- * when `parking` is given. The bytes pass as they came otherwise, however the chunks cut them; an event
+ * when `delivery` is given. The bytes pass as they came otherwise, however the chunks cut them; an event
  * is held only until it ends. Line ends are ASCII, which no byte of a multi-byte UTF-8 character is, so
  * the bytes are split as they are and only a long event is decoded. The server's stream is read only as
- * the transport reads this one, as the transport would read it.
+ * the transport reads this one, as the transport would read it. Past the cap the stream errors, unless
+ * `delivery` has stand-in answers: then the events before pass, the stand-ins follow, and the stream ends.
  */
 function events(
   body: ReadableStream<Uint8Array>,
   maxBytes: number,
   tooLarge: () => Error,
-  parking: BodyRules | undefined,
+  delivery?: Delivery,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const pause = slices();
@@ -174,9 +229,8 @@ function events(
   let afterReturn = false;
   // The size of the event that "\r" ended, if it did: the "\n" is that event's last byte.
   let endedOnReturn: number | undefined;
-  /** The whole events in a chunk, each as it came or parked; what follows the last waits in `parts`. */
-  const split = async (bytes: Uint8Array): Promise<Uint8Array[]> => {
-    const out: Uint8Array[] = [];
+  /** Adds the whole events in a chunk to `out`, each as it came or parked; what follows the last waits in `parts`. */
+  const split = async (bytes: Uint8Array, out: Uint8Array[]): Promise<void> => {
     const joinsReturn = afterReturn && bytes[0] === NEWLINE;
     let i = joinsReturn ? 1 : 0;
     let eventFrom = 0;
@@ -212,8 +266,8 @@ function events(
       eventFrom = end;
       if (size > maxBytes) throw tooLarge();
       if (afterReturn) endedOnReturn = size;
-      if (parking !== undefined && size > PIECE_CHARS) {
-        for (const part of await parkedEvent(event, parking, pause)) out.push(part);
+      if (delivery !== undefined && size > PIECE_CHARS) {
+        for (const part of await parkedEvent(event, delivery.parking, pause)) out.push(part);
         continue;
       }
       for (const part of event) out.push(part);
@@ -224,7 +278,6 @@ function events(
       // An event that never ends is cut at the cap, not held until it does.
       if (partBytes > maxBytes) throw tooLarge();
     }
-    return out;
   };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -238,12 +291,19 @@ function events(
         const out: Uint8Array[] = [];
         try {
           for (const piece of inPieces([chunk.value])) {
-            for (const part of await split(piece)) out.push(part);
+            await split(piece, out);
             // Chunks already at hand are read in one run of promise turns, which timers cannot break into.
             await pause();
           }
         } catch (error) {
-          return stop(reader, controller, error);
+          const answers = error instanceof PastCap && delivery !== undefined ? delivery.standIns() : [];
+          if (answers.length === 0) return stop(reader, controller, error);
+          for (const part of out) controller.enqueue(part);
+          for (const answer of answers) {
+            controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(answer)}\n\n`));
+          }
+          await reader.cancel(error).catch(() => {});
+          return controller.close();
         }
         if (out.length === 0) continue;
         for (const part of out) controller.enqueue(part);

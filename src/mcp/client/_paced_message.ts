@@ -51,6 +51,18 @@ function errorAnswer(id: string | number, code: number, message: string): JSONRP
 }
 
 /**
+ * The error answer that stands in for a server's answer the host cannot read, so that the call it answers fails
+ * at once, saying why.
+ *
+ * @param id The id of the request it answers.
+ * @param why Why it cannot be read: "it is ...", "an object holds ...".
+ * @returns A JSON-RPC error answer, code -32603.
+ */
+export function unreadAnswer(id: string | number, why: string): JSONRPCMessage {
+  return errorAnswer(id, INTERNAL_ERROR, `Cannot read the MCP server's answer as ${why}`);
+}
+
+/**
  * Reads one JSON-RPC message from a server's text. A text longer than a piece
  * is parsed in paced pieces and its shape bounded before the SDK checks it.
  * An answer that cannot be read so, once its id is known, becomes an
@@ -76,7 +88,7 @@ export async function readMessage(text: string, pause: () => Promise<void>): Pro
     if (id === undefined) throw error;
     const why = reasonOf(error);
     if (hasMethod) throw new UnreadRequest(id, `Cannot read the server's request as ${why}`, error);
-    return errorAnswer(id, INTERNAL_ERROR, `Cannot read the MCP server's answer as ${why}`);
+    return unreadAnswer(id, why);
   }
 }
 
