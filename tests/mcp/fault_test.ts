@@ -9,7 +9,7 @@ import { connectMcpServer as connectHttp } from "../../mcp_http.ts";
 import { connectMcpServer, McpConnectionError, type McpToolsChange } from "../../mcp.ts";
 import { LineReader } from "../../src/mcp/client/_line_reader.ts";
 import { boundedFetch } from "../../src/mcp/client/_http_bodies.ts";
-import { ParkedMessages } from "../../src/mcp/client/_paced_message.ts";
+import { envelopeOfLong, ParkedMessages } from "../../src/mcp/client/_paced_message.ts";
 import { watchedFetch } from "../../src/mcp/client/_http_watch.ts";
 import { connectFixture, livingChildren, servingSse, startHttpFixture, TEST_LOCK } from "./_helpers.ts";
 import { fc } from "../dev_deps.ts";
@@ -292,7 +292,7 @@ Deno.test("an SSE stream's abort listener goes with the stream, since one signal
 
 // 3. The stdio reader: linear, bounded, and clear about a long line.
 
-Deno.test("a stdio server's line longer than maxMessageBytes fails the call as unavailable, naming the limit", async () => {
+Deno.test("a stdio server's line longer than maxMessageBytes that is not an object ends the connection: the call fails as unavailable, naming the limit", async () => {
   await using server = await connectFixture("default", { maxMessageBytes: MiB });
   const tools = server.register(new ToolSet());
   const started = Date.now();
@@ -302,6 +302,36 @@ Deno.test("a stdio server's line longer than maxMessageBytes fails the call as u
   assert.equal(kind, "unavailable");
   assert.match(message, /as the server sent a line longer than 1048576 bytes \(the maxMessageBytes limit\)$/);
   assert.equal(server.closed, true);
+});
+
+Deno.test("a stdio server's answer longer than maxMessageBytes fails that call alone, naming the limit; the connection goes on", async () => {
+  // An 8 MiB image makes an answer longer than the default maxMessageBytes allows.
+  await using server = await connectFixture("default");
+  const tools = server.register(new ToolSet());
+  const beside = tools.call({ id: "2", name: "fixture__bulk", arguments: { items: ["a"] } });
+  const { result: end, gapMs } = await largestGap(() => tools.call({ id: "1", name: "fixture__big-image" }));
+  const { kind, message } = failure(end);
+  assert.equal(kind, "handler");
+  assert.match(
+    message,
+    /Cannot read the MCP server's answer as it is longer than 6291456 bytes \(the maxMessageBytes limit\)$/,
+  );
+  // Skipped, not read: the line is never held or parsed.
+  assert.ok(gapMs < 50, `${gapMs} ms`);
+  assert.equal(server.closed, false);
+  assert.equal(text(await beside), "bulk");
+  assert.equal(text(await tools.call({ id: "3", name: "fixture__bulk", arguments: { items: ["b"] } })), "bulk");
+});
+
+Deno.test("a stdio server's own request longer than maxMessageBytes is answered at once with an error naming the limit", async () => {
+  // Its ping of 200,000 members is about 3.6 MB long.
+  await using server = await connectFixture("long-results", { maxMessageBytes: MiB });
+  const end = await server.register(new ToolSet()).call({ id: "1", name: "fixture__ask-wide" }, { timeoutMs: 30_000 });
+  assert.equal(
+    text(end),
+    "refused: MCP error -32600: Cannot read the server's request as it is longer than 1048576 bytes (the maxMessageBytes limit)",
+  );
+  assert.equal(server.closed, false);
 });
 
 Deno.test("a stdio server that sends an over-long line before answering initialize is refused, saying so", async () => {
@@ -317,7 +347,11 @@ Deno.test("a stdio server that sends an over-long line before answering initiali
 Deno.test("the stdio line reader reads a 60 MiB line in 64 KiB chunks in linear time", () => {
   const lines: string[] = [];
   let overflowed = false;
-  const reader = new LineReader(64 * MiB, (line) => lines.push(line), () => overflowed = true);
+  const reader = new LineReader(64 * MiB, (line) => lines.push(line), {
+    starts: () => overflowed = true,
+    ends: () => assert.fail("no long line"),
+    stopped: () => assert.fail("no stop"),
+  });
   const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
   const started = performance.now();
   for (let i = 0; i < 960; i++) reader.push(chunk);
@@ -330,9 +364,82 @@ Deno.test("the stdio line reader reads a 60 MiB line in 64 KiB chunks in linear 
   assert.equal(lines[1], "next");
 });
 
+/** Long lines no test expects. */
+const NO_LONG_LINES = {
+  starts: () => assert.fail("no long line"),
+  ends: () => assert.fail("no long line"),
+  stopped: () => assert.fail("no stop"),
+};
+
+Deno.test("the stdio line reader skips a line past the limit to its end, keeping its head and tail, however chunks cut it", () => {
+  const encoder = new TextEncoder();
+  const long = `{"result":{"text":"${"é".repeat(300)}"},"jsonrpc":"2.0","id":3}`;
+  // 101 bytes: past the limit of 100 only with its last byte.
+  const edge = `{"r":"${"x".repeat(93)}"}`;
+  const stream = encoder.encode(`{"a":1}\n${long}\r\n{"b":2}\n${edge}\n{"c":3}\n`);
+  for (const size of [1, 7, 100, stream.length]) {
+    const lines: string[] = [];
+    const ends: [string, string][] = [];
+    const heads: string[] = [];
+    const reader = new LineReader(100, (line) => lines.push(line), {
+      starts: (head) => heads.push(head) > 0,
+      ends: (head, tail) => void ends.push([head, tail]),
+      stopped: () => assert.fail("no stop"),
+    });
+    for (let at = 0; at < stream.length; at += size) reader.push(stream.subarray(at, at + size));
+    assert.deepEqual(lines, ['{"a":1}', '{"b":2}', '{"c":3}'], `chunks of ${size}`);
+    assert.equal(ends.length, 2);
+    // The first passed the limit as it came; the second only with its last byte, so it ended at once.
+    // (Its "\r" is in it when the line came whole within the head's reach.)
+    assert.ok(`${long}\r`.startsWith(ends[0][0]) && ends[0][0].startsWith('{"result":{"text":"éé'), ends[0][0]);
+    assert.match(ends[0][1], /éé"},"jsonrpc":"2.0","id":3}\r$/);
+    assert.deepEqual(ends[1], [edge, edge]);
+    assert.deepEqual(heads, [ends[0][0], ends[1][0]]);
+  }
+});
+
+Deno.test("the stdio line reader stops at a long line it is not to skip, and at one that runs past the skip bound", () => {
+  const encoder = new TextEncoder();
+  for (const [starts, maxSkipped] of [[false, 10_000], [true, 1_000]] as const) {
+    const lines: string[] = [];
+    let stops = 0;
+    const reader = new LineReader(100, (line) => lines.push(line), {
+      starts: () => starts,
+      ends: () => assert.fail("no end"),
+      stopped: () => stops++,
+    }, maxSkipped);
+    reader.push(encoder.encode(`one\n${"y".repeat(600)}`));
+    reader.push(encoder.encode(`${"y".repeat(600)}\ntwo\n`));
+    assert.deepEqual(lines, ["one"]);
+    assert.equal(stops, 1);
+  }
+});
+
+Deno.test("the envelope of a message too long to read comes from its head, or from a numeric id that ends it", async () => {
+  const pause = () => Promise.resolve();
+  const cases: [string, { id?: number | string; hasMethod: boolean }][] = [
+    // As the SDK's server writes an answer and a request: the id last.
+    ['{"result":{"content":[{"type":"text","text":"xx', { hasMethod: false }],
+    ['{"result":{"content":[{"type":"text","text":"xxxx"}]},"jsonrpc":"2.0","id":12}', { id: 12, hasMethod: false }],
+    ['{"method":"sampling/createMessage","params":{"x":"xxxx"},"jsonrpc":"2.0","id":4}', { id: 4, hasMethod: true }],
+    // The id first, found in the head.
+    ['{"jsonrpc":"2.0","id":"a-1","result":{"text":"xxxx"}}', { id: "a-1", hasMethod: false }],
+    ['{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"xxxx"}}', { hasMethod: true }],
+    // An id that is not the outermost object's last member, or is in a string, is no id.
+    ['{"result":{"nested":{"id":5}}}', { hasMethod: false }],
+    ['{"result":{"text":"x\\",\\"id\\":5}"}}', { hasMethod: false }],
+    ['{"result":"xxxx","id":"late"}', { hasMethod: false }],
+  ];
+  for (const [text, expected] of cases) {
+    // The head is what a reader keeps of the start: here, up to the payload.
+    const head = text.slice(0, text.indexOf("xx") === -1 ? text.length : text.indexOf("xx") + 2);
+    assert.deepEqual(await envelopeOfLong(head, text.slice(-30), pause), expected, text);
+  }
+});
+
 Deno.test("the stdio line reader splits lines across chunks and keeps multi-byte characters whole", () => {
   const lines: string[] = [];
-  const reader = new LineReader(100, (line) => lines.push(line), () => assert.fail("no overflow"));
+  const reader = new LineReader(100, (line) => lines.push(line), NO_LONG_LINES);
   const bytes = new TextEncoder().encode('{"a":"検索"}\r\n\n  \n{"b":1}\n');
   for (const byte of bytes) reader.push(new Uint8Array([byte]));
   assert.deepEqual(lines, ['{"a":"検索"}', '{"b":1}']);

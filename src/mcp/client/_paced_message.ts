@@ -12,7 +12,7 @@
 
 import { type JSONRPCMessage, parseJSONRPCMessage } from "@modelcontextprotocol/client";
 import { isRecord } from "../../core/common/_is_record.ts";
-import { MESSAGE_BOUNDS, parsePaced, PIECE_CHARS, reasonOf, topLevelOf } from "../_paced_json.ts";
+import { MESSAGE_BOUNDS, parsePaced, PIECE_CHARS, reasonOf, type TopLevel, topLevelOf } from "../_paced_json.ts";
 
 const PAYLOADS = ["result", "params", "error"] as const;
 /** The longest id or method, in characters: either is copied into a stand-in. */
@@ -36,14 +36,45 @@ export class UnreadRequest extends Error {
 
   /**
    * @param id The request's id.
-   * @param why Why it could not be read, in the form "Cannot read ... as ...".
+   * @param why Why it could not be read: "an object holds ...".
    * @param cause What stopped the reading.
    */
   constructor(id: string | number, why: string, cause: unknown) {
-    super(why, { cause });
+    super(`Cannot read the server's request as ${why}`, { cause });
     this.name = "UnreadRequest";
-    this.answer = errorAnswer(id, INVALID_REQUEST, why);
+    this.answer = unreadRequestAnswer(id, why);
   }
+}
+
+/**
+ * The error answer to a server's request the host cannot read, so that the server does not wait for its timeout.
+ *
+ * @param id The request's id.
+ * @param why Why it cannot be read: "it is ...", "an object holds ...".
+ * @returns A JSON-RPC error answer, code -32600.
+ */
+export function unreadRequestAnswer(id: string | number, why: string): JSONRPCMessage {
+  return errorAnswer(id, INVALID_REQUEST, `Cannot read the server's request as ${why}`);
+}
+
+/** An object that ends on a numeric "id" member, as the SDK's server writes every message: the id. */
+const ENDS_ON_ID = /,\s*"id"\s*:\s*(-?\d{1,15})\s*\}\s*$/;
+
+/**
+ * The envelope of a message too long to read, from its first characters and its last ones: the head read as the
+ * start of an object, and, when it names no id, the tail's last member when that is a numeric id (the SDK's server
+ * writes the id last, after the payload).
+ *
+ * @param head The message's first characters.
+ * @param tail Its last characters.
+ * @param pause Awaited now and then during the scan.
+ * @returns Its id, when one was found, and whether its head has a method.
+ */
+export async function envelopeOfLong(head: string, tail: string, pause: () => Promise<void>): Promise<TopLevel> {
+  const start = await topLevelOf(head, pause, MAX_ENVELOPE_STRING);
+  const last = ENDS_ON_ID.exec(tail)?.[1];
+  const id = start.id ?? (last === undefined ? undefined : Number(last));
+  return id === undefined ? { hasMethod: start.hasMethod } : { id, hasMethod: start.hasMethod };
 }
 
 function errorAnswer(id: string | number, code: number, message: string): JSONRPCMessage {
@@ -87,7 +118,7 @@ export async function readMessage(text: string, pause: () => Promise<void>): Pro
     const { id, hasMethod } = await topLevelOf(text, pause, MAX_ENVELOPE_STRING);
     if (id === undefined) throw error;
     const why = reasonOf(error);
-    if (hasMethod) throw new UnreadRequest(id, `Cannot read the server's request as ${why}`, error);
+    if (hasMethod) throw new UnreadRequest(id, why, error);
     return unreadAnswer(id, why);
   }
 }

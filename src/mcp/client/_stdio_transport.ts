@@ -3,7 +3,8 @@
 // server runs in its own process group so a wrapper such as `npx` takes its
 // children with it; stderr is kept (bounded) instead of mixed into the
 // host's output; a line that is not JSON-RPC is reported and skipped; a
-// line over the message limit ends the connection, saying so; and close()
+// line over the message limit fails the request it answers, and ends the
+// connection, saying so, only when it cannot be told apart; and close()
 // ends stdin, then signals the group after a short grace period rather than
 // waiting seconds.
 
@@ -12,8 +13,11 @@ import process from "node:process";
 import { type JSONRPCMessage, parseJSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import { LineReader } from "./_line_reader.ts";
 import { PIECE_CHARS } from "../_paced_json.ts";
-import { readMessage, UnreadRequest } from "./_paced_message.ts";
+import { envelopeOfLong, readMessage, unreadAnswer, UnreadRequest, unreadRequestAnswer } from "./_paced_message.ts";
 import { slices } from "../../core/common/_slices.ts";
+
+/** A line that starts as a JSON object. */
+const OPENS_OBJECT = /^\s*\{/;
 
 /** How to start a stdio MCP server. */
 export interface StdioServerParameters {
@@ -98,10 +102,35 @@ export class StdioTransport implements Transport {
 
   constructor(params: StdioServerParameters) {
     this.#params = params;
-    this.#stdout = new LineReader(params.maxMessageBytes, (line) => this.#line(line), () => {
-      this.#fault = `sent a line longer than ${params.maxMessageBytes} bytes (the maxMessageBytes limit)`;
-      this.onerror?.(new Error(`The MCP server ${this.#fault}`));
-      void this.close();
+    this.#stdout = new LineReader(params.maxMessageBytes, (line) => this.#line(line), {
+      // Only an object can say which message it is; anything else that long ends the connection at once.
+      starts: (head) => OPENS_OBJECT.test(head),
+      ends: (head, tail) => this.#longLine(head, tail),
+      stopped: () => this.#tooLong(),
+    });
+  }
+
+  /** Ends the connection over a line past the limit that cannot be told apart. */
+  #tooLong(): void {
+    if (this.#fault !== undefined) return;
+    this.#fault = `sent a line longer than ${this.#params.maxMessageBytes} bytes (the maxMessageBytes limit)`;
+    this.onerror?.(new Error(`The MCP server ${this.#fault}`));
+    void this.close();
+  }
+
+  /**
+   * A line past the limit, skipped: an answer to the host becomes an error answer that fails its request alone, a
+   * request of the server's is answered with an error, a notification is dropped; a line that names no id and no
+   * method ends the connection, since a call may be waiting for it.
+   */
+  #longLine(head: string, tail: string): void {
+    const why = `it is longer than ${this.#params.maxMessageBytes} bytes (the maxMessageBytes limit)`;
+    this.#inTurn(async () => {
+      const { id, hasMethod } = await envelopeOfLong(head, tail, this.#pause);
+      if (!hasMethod && id !== undefined) return this.#deliver(unreadAnswer(id, why));
+      if (!hasMethod) return this.#tooLong();
+      if (id !== undefined) this.send(unreadRequestAnswer(id, why)).catch(() => {});
+      this.onerror?.(new Error(`Skipped a message of the server's as ${why}: ${head.slice(0, 200)}`));
     });
   }
 
@@ -185,7 +214,7 @@ export class StdioTransport implements Transport {
       return this.#deliver(message);
     }
     // A long line is read in paced pieces; the lines after it wait their turn, so that order is kept.
-    const reading: Promise<void> = (this.#reading ?? Promise.resolve()).then(async () => {
+    this.#inTurn(async () => {
       let message: JSONRPCMessage;
       try {
         message = await readMessage(line, this.#pause);
@@ -193,10 +222,15 @@ export class StdioTransport implements Transport {
         // A request refused so is answered, rather than left to wait for its timeout.
         if (error instanceof UnreadRequest) this.send(error.answer).catch(() => {});
         return this.#skip(line);
-      } finally {
-        if (this.#reading === reading) this.#reading = undefined;
       }
-      if (!this.#closed) this.#deliver(message);
+      this.#deliver(message);
+    });
+  }
+
+  /** Runs `step` after the steps queued before it, so that lines are delivered in the order they came. */
+  #inTurn(step: () => Promise<void>): void {
+    const reading: Promise<void> = (this.#reading ?? Promise.resolve()).then(step).finally(() => {
+      if (this.#reading === reading) this.#reading = undefined;
     });
     this.#reading = reading;
   }
@@ -206,6 +240,7 @@ export class StdioTransport implements Transport {
   }
 
   #deliver(message: JSONRPCMessage): void {
+    if (this.#closed) return;
     try {
       this.onmessage?.(message);
     } catch (error) {
