@@ -95,6 +95,7 @@ Deno.test("the HTTP byte cap counts each SSE event apart, whatever its line endi
       onTooLarge: (why) => problem = why,
       parked: new ParkedMessages(),
       answer: () => assert.fail("nothing is to be answered"),
+      report: () => assert.fail("nothing is skipped"),
     })("http://127.0.0.1/mcp");
     const text = await response.text().catch((error) => `error: ${error.message}`);
     return { problem, text };
@@ -143,6 +144,7 @@ Deno.test("the HTTP byte cap refuses a stream exactly when one of its SSE events
         onTooLarge: (why) => problem = why,
         parked: new ParkedMessages(),
         answer: () => assert.fail("nothing is to be answered"),
+        report: () => assert.fail("nothing is skipped"),
       })("http://127.0.0.1/mcp");
       const read = await response.arrayBuffer().then((body) => new Uint8Array(body), (error: Error) => error);
       if (longest > cap) {
@@ -214,6 +216,7 @@ Deno.test("past the byte cap, the response to a POST answers each request it car
       onTooLarge: (why) => problem = why,
       parked: new ParkedMessages(),
       answer: () => assert.fail("nothing is to be answered"),
+      report: () => assert.fail("nothing is skipped"),
     })("http://127.0.0.1/mcp", init);
     const text = await response.text().catch((error) => error);
     return { problem, text, cancelled };
@@ -242,6 +245,77 @@ Deno.test("past the byte cap, the response to a POST answers each request it car
   const own = await read([progress + long], "text/event-stream", { method: "GET" });
   assert.ok(own.text instanceof RangeError, String(own.text));
   assert.match(own.problem ?? "", /^sent a message longer than 1000 bytes \(the maxMessageBytes limit\)$/);
+});
+
+Deno.test("on the session's own stream, an event past the byte cap is skipped to its end and told apart by its head and tail", async () => {
+  const encoder = new TextEncoder();
+  const cap = 1_000;
+  const x = "x".repeat(2 * cap);
+  const why = `it is longer than ${cap} bytes (the maxMessageBytes limit)`;
+  const short = 'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{}}\n\n';
+  const stream = [
+    short,
+    // An answer, its id last as the SDK's server writes it: an error answer stands in for it.
+    `event: message\nid: e1\ndata: {"result":{"text":"${x}"},"jsonrpc":"2.0","id":7}\n\n`,
+    // A request of the server's: answered with an error, and reported.
+    `data: {"method":"sampling/createMessage","params":{"text":"${x}"},"jsonrpc":"2.0","id":3}\r\n\r\n`,
+    // A notification: dropped, and reported.
+    `event: message\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"data":"${x}"}}\n\n`,
+    // An event of another type: the transport reads past it.
+    `event: ping\ndata: "${x}"\n\n`,
+    short,
+    // An object that names no id: a call may wait for it, so the stream errors.
+    `data: {"result":"${x}"}\n\n`,
+    short,
+  ].join("");
+  const bytes = encoder.encode(stream);
+  for (const size of [1, 97, 4_096, bytes.length]) {
+    const answered: unknown[] = [];
+    const reported: string[] = [];
+    let problem: string | undefined;
+    const chunks: Uint8Array[] = [];
+    for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.slice(at, at + size));
+    const response = await boundedFetch(servingSse(chunks), {
+      maxBytes: cap,
+      onTooLarge: (phrase) => problem = phrase,
+      parked: new ParkedMessages(),
+      answer: (message) => answered.push(message),
+      report: (error) => reported.push(error.message),
+    })("http://127.0.0.1/mcp", { method: "GET" });
+    const reader = response.body!.getReader();
+    let text = "";
+    const decoder = new TextDecoder();
+    const error = await (async () => {
+      for (;;) {
+        const read = await reader.read();
+        if (read.done) return undefined;
+        text += decoder.decode(read.value, { stream: true });
+      }
+    })().catch((error: Error) => error);
+    const standIn = {
+      jsonrpc: "2.0",
+      id: 7,
+      error: { code: -32603, message: `Cannot read the MCP server's answer as ${why}` },
+    };
+    assert.equal(
+      text.replaceAll("\r", "").replace(/\n{3,}/g, "\n\n"),
+      `${short}event: message\ndata: ${JSON.stringify(standIn)}\n\n${short}`,
+      `chunks of ${size}`,
+    );
+    assert.deepEqual(answered, [{
+      jsonrpc: "2.0",
+      id: 3,
+      error: { code: -32600, message: `Cannot read the server's request as ${why}` },
+    }]);
+    assert.equal(reported.length, 2);
+    assert.match(
+      reported[0],
+      /^Skipped a message of the server's as it is longer than 1000 bytes .*sampling\/createMessage/,
+    );
+    assert.match(reported[1], /^Skipped a message of the server's as .*notifications\/message/);
+    assert.ok(error instanceof RangeError, String(error));
+    assert.equal(problem, `sent a message longer than ${cap} bytes (the maxMessageBytes limit)`);
+  }
 });
 
 Deno.test("an SSE stream the transport stopped reading is cancelled when its request aborts, so it cannot hold the process", async () => {
@@ -323,16 +397,22 @@ Deno.test("a stdio server's answer longer than maxMessageBytes fails that call a
   assert.equal(text(await tools.call({ id: "3", name: "fixture__bulk", arguments: { items: ["b"] } })), "bulk");
 });
 
-Deno.test("a stdio server's own request longer than maxMessageBytes is answered at once with an error naming the limit", async () => {
-  // Its ping of 200,000 members is about 3.6 MB long.
-  await using server = await connectFixture("long-results", { maxMessageBytes: MiB });
-  const end = await server.register(new ToolSet()).call({ id: "1", name: "fixture__ask-wide" }, { timeoutMs: 30_000 });
-  assert.equal(
-    text(end),
-    "refused: MCP error -32600: Cannot read the server's request as it is longer than 1048576 bytes (the maxMessageBytes limit)",
-  );
-  assert.equal(server.closed, false);
-});
+for (const transport of ["stdio", "HTTP"]) {
+  Deno.test(`a server's own request longer than maxMessageBytes is answered at once with an error naming the limit (${transport})`, async () => {
+    // Its ping of 200,000 members is about 3.6 MB long; over HTTP it comes on the session's own stream.
+    await using http = transport === "HTTP" ? await startHttpFixture("long-results") : undefined;
+    await using server = http === undefined
+      ? await connectFixture("long-results", { maxMessageBytes: MiB })
+      : await connectHttp({ name: "fixture", url: http.url, maxMessageBytes: MiB });
+    const tools = server.register(new ToolSet());
+    const end = await tools.call({ id: "1", name: "fixture__ask-wide" }, { timeoutMs: 30_000 });
+    assert.equal(
+      text(end),
+      "refused: MCP error -32600: Cannot read the server's request as it is longer than 1048576 bytes (the maxMessageBytes limit)",
+    );
+    assert.equal(server.closed, false);
+  });
+}
 
 Deno.test("a stdio server that sends an over-long line before answering initialize is refused, saying so", async () => {
   await assert.rejects(

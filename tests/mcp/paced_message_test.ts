@@ -17,7 +17,13 @@ const NO_ANSWER = (message: JSONRPCMessage) => assert.fail(`nothing is to be ans
 
 /** The bounded fetch with the default cap, as a connection makes it. */
 function paced(fetchFn: typeof fetch, parked: ParkedMessages, answer: (message: JSONRPCMessage) => void): typeof fetch {
-  return boundedFetch(fetchFn, { maxBytes: 64 * 1024 * 1024, onTooLarge: () => {}, parked, answer });
+  return boundedFetch(fetchFn, {
+    maxBytes: 64 * 1024 * 1024,
+    onTooLarge: () => {},
+    parked,
+    answer,
+    report: (error) => assert.fail(`nothing is skipped: ${error.message}`),
+  });
 }
 const LONG = "x".repeat(PIECE_CHARS);
 

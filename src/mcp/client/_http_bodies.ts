@@ -9,13 +9,15 @@
 // pieces and parked, and the transport reads a short stand-in of it (see
 // _paced_message.ts). Everything else passes as it came. A message past the
 // cap in the response to a POST fails the requests that POST carries, each
-// answered with an error saying so, and the connection goes on; past the cap
-// on the session's own stream (a GET), which answers none, it ends the
-// connection.
+// answered with an error saying so, and the connection goes on. On the
+// session's own stream (a GET), which answers none, an event past the cap is
+// skipped to its end and told apart by its head and tail (_long_message.ts);
+// one that cannot be ends the connection.
 
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { PIECE_CHARS } from "../_paced_json.ts";
 import { type ParkedMessages, unreadAnswer, UnreadRequest } from "./_paced_message.ts";
+import { HEAD_CHARS, lastBytes, longMessage, MAX_SKIPPED_BYTES, opensObject, TAIL_BYTES } from "./_long_message.ts";
 import { slices } from "../../core/common/_slices.ts";
 import { isRecord } from "../../core/common/_is_record.ts";
 
@@ -29,14 +31,16 @@ export interface BodyRules {
   /** The most bytes a body, or an SSE event, may hold. */
   readonly maxBytes: number;
   /**
-   * Runs when a body or an event that answers no request of the host's (on the session's own stream) is past
-   * `maxBytes`, with a phrase saying what the server did.
+   * Runs when a body or an event on the session's own stream is past `maxBytes` and cannot be told apart, with a
+   * phrase saying what the server did.
    */
   readonly onTooLarge: (problem: string) => void;
   /** Where long messages wait for the transport to deliver their stand-ins. */
   readonly parked: ParkedMessages;
   /** Sends the server the error answer to a long request of its that could not be read. */
   readonly answer: (message: JSONRPCMessage) => void;
+  /** Hears of a message skipped as past `maxBytes` (a request of the server's, or a notification). */
+  readonly report: (error: Error) => void;
 }
 
 /** What a body or an event past the cap errors with. */
@@ -48,7 +52,8 @@ class PastCap extends RangeError {}
  * successful response reaches the transport as a stand-in, its message
  * parked. Past the cap, the response to a POST that carries requests answers
  * each of them with an error naming the limit (the rest of an SSE stream is
- * not read); any other body errors, and on a GET `onTooLarge` runs first.
+ * not read); on a GET's SSE stream an event that can be told apart is skipped
+ * (see `events`); any other body errors, and on a GET `onTooLarge` runs first.
  *
  * @param fetchFn The fetch to wrap.
  * @param rules The byte cap, where long messages are parked, and how a long request that could not be read is answered.
@@ -71,7 +76,7 @@ export function boundedFetch(fetchFn: typeof fetch, rules: BodyRules): typeof fe
     if (type.startsWith("text/event-stream")) {
       // A message in a failed response is never delivered, so it is never parked nor answered for.
       body = response.ok
-        ? events(response.body, rules.maxBytes, tooLarge, { parking: rules, standIns })
+        ? events(response.body, rules.maxBytes, tooLarge, { rules, standIns })
         : events(response.body, rules.maxBytes, tooLarge);
     } else if (type.startsWith("application/json") && response.ok && !saysShort(response.headers, rules.maxBytes)) {
       const pause = slices();
@@ -199,10 +204,15 @@ async function parkedText(text: string, rules: BodyRules, pause: () => Promise<v
 
 /** What a successful response's SSE stream does with its messages. */
 interface Delivery {
-  /** Where its long messages are parked. */
-  readonly parking: BodyRules;
-  /** The answers that stand in for the ones to the POST's requests, once an event is past the cap. */
+  /** Where its long messages are parked, how the server's requests are answered and what is skipped reported. */
+  readonly rules: BodyRules;
+  /** The answers that stand in for the ones to the POST's requests, once an event past the cap cannot be told apart. */
   readonly standIns: () => JSONRPCMessage[];
+}
+
+/** A JSON-RPC message as one SSE event. */
+function messageEvent(message: JSONRPCMessage): Uint8Array {
+  return encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
 }
 
 /**
@@ -210,8 +220,11 @@ interface Delivery {
  * when `delivery` is given. The bytes pass as they came otherwise, however the chunks cut them; an event
  * is held only until it ends. Line ends are ASCII, which no byte of a multi-byte UTF-8 character is, so
  * the bytes are split as they are and only a long event is decoded. The server's stream is read only as
- * the transport reads this one, as the transport would read it. Past the cap the stream errors, unless
- * `delivery` has stand-in answers: then the events before pass, the stand-ins follow, and the stream ends.
+ * the transport reads this one, as the transport would read it. Past the cap the stream errors, but for
+ * a successful response: one to a POST's requests passes the events before, then stand-in answers to the
+ * requests, and ends; on the session's own stream an event that can be told apart is skipped to its end,
+ * its head and tail kept, and what it was says what goes in its place (see _long_message.ts), while one
+ * that cannot, or that runs on past `MAX_SKIPPED_BYTES`, errors the stream.
  */
 function events(
   body: ReadableStream<Uint8Array>,
@@ -229,7 +242,34 @@ function events(
   let afterReturn = false;
   // The size of the event that "\r" ended, if it did: the "\n" is that event's last byte.
   let endedOnReturn: number | undefined;
-  /** Adds the whole events in a chunk to `out`, each as it came or parked; what follows the last waits in `parts`. */
+  // The event past the cap being skipped to its end: its head, its last bytes and its size so far.
+  let skipping: { readonly head: string; tail: Uint8Array; bytes: number } | undefined;
+  // What broke the stream, once the events before it have gone out.
+  let broken: { readonly error: unknown } | undefined;
+  /**
+   * Whether an event past the cap is to be skipped to its end and told apart: on the session's own stream
+   * (the response to a POST's requests is cut instead, and they are answered for), an event of another type
+   * than message, or a message whose data starts as an object.
+   */
+  const skippable = (head: string): boolean => {
+    if (delivery === undefined || delivery.standIns().length > 0) return false;
+    const event = eventHead(head);
+    return event !== undefined && (event.type !== "message" || opensObject(event.data));
+  };
+  /** What goes out in place of an event past the cap; throws when it cannot be told apart. */
+  const inPlaceOf = async (head: string, tail: Uint8Array): Promise<Uint8Array[]> => {
+    const event = skippable(head) ? eventHead(head)! : undefined;
+    if (delivery === undefined || event === undefined) throw tooLarge();
+    // Only a message event carries JSON-RPC; the transport reads past any other.
+    if (event.type !== "message") return [];
+    const long = await longMessage(event.data, new TextDecoder().decode(tail), maxBytes, pause);
+    if (long.kind === "unknown") throw tooLarge();
+    if (long.kind === "answer") return [messageEvent(long.standIn)];
+    if (long.kind === "request") delivery.rules.answer(long.reply);
+    delivery.rules.report(new Error(long.note));
+    return [];
+  };
+  /** Adds the whole events in a chunk to `out`, each as it came, parked or replaced; the rest waits in `parts`. */
   const split = async (bytes: Uint8Array, out: Uint8Array[]): Promise<void> => {
     const joinsReturn = afterReturn && bytes[0] === NEWLINE;
     let i = joinsReturn ? 1 : 0;
@@ -258,33 +298,59 @@ function events(
         continue;
       }
       // An empty line ends the event.
-      parts.push(bytes.subarray(eventFrom, end));
-      const event = parts;
-      const size = partBytes + end - eventFrom;
-      parts = [];
-      partBytes = 0;
+      const last = bytes.subarray(eventFrom, end);
       eventFrom = end;
-      if (size > maxBytes) throw tooLarge();
-      if (afterReturn) endedOnReturn = size;
-      if (delivery !== undefined && size > PIECE_CHARS) {
-        for (const part of await parkedEvent(event, delivery.parking, pause)) out.push(part);
-        continue;
+      let replaced: Uint8Array[];
+      if (skipping !== undefined) {
+        const { head, tail } = skipping;
+        skipping = undefined;
+        replaced = await inPlaceOf(head, lastBytes(tail, last));
+      } else {
+        parts.push(last);
+        const event = parts;
+        const size = partBytes + last.length;
+        parts = [];
+        partBytes = 0;
+        if (size > maxBytes) replaced = await inPlaceOf(headOf(event), tailOf(event));
+        else {
+          if (afterReturn) endedOnReturn = size;
+          const parked = delivery !== undefined && size > PIECE_CHARS;
+          for (const part of parked ? await parkedEvent(event, delivery.rules, pause) : event) out.push(part);
+          continue;
+        }
       }
-      for (const part of event) out.push(part);
+      // A "\n" after the "\r" that ended it is a blank line after what replaced it.
+      if (afterReturn) endedOnReturn = 0;
+      for (const part of replaced) out.push(part);
     }
-    if (eventFrom < bytes.length) {
-      parts.push(bytes.subarray(eventFrom));
-      partBytes += bytes.length - eventFrom;
-      // An event that never ends is cut at the cap, not held until it does.
-      if (partBytes > maxBytes) throw tooLarge();
+    if (eventFrom === bytes.length) return;
+    const rest = bytes.subarray(eventFrom);
+    if (skipping !== undefined) {
+      skipping.bytes += rest.length;
+      // An event that never ends is given up on, not skipped for ever.
+      if (skipping.bytes > MAX_SKIPPED_BYTES) throw tooLarge();
+      skipping.tail = lastBytes(skipping.tail, rest);
+      return;
     }
+    parts.push(rest);
+    partBytes += rest.length;
+    if (partBytes <= maxBytes) return;
+    // An event past the cap is not held until it ends.
+    const head = headOf(parts);
+    if (!skippable(head)) throw tooLarge();
+    skipping = { head, tail: tailOf(parts), bytes: partBytes };
+    parts = [];
+    partBytes = 0;
   };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
+      // The events before one that broke the stream go first: erroring a stream drops what it has queued.
+      if (broken !== undefined) return controller.error(broken.error);
       for (;;) {
         const chunk = await reader.read();
         if (chunk.done) {
-          // An event the stream cut short goes as it came: the transport's own parser decides.
+          // An event the stream cut short goes as it came: the transport's own parser decides. (One cut short
+          // while it was skipped is lost, as its end would have told what it was.)
           for (const part of parts) controller.enqueue(part);
           return controller.close();
         }
@@ -297,13 +363,13 @@ function events(
           }
         } catch (error) {
           const answers = error instanceof PastCap && delivery !== undefined ? delivery.standIns() : [];
-          if (answers.length === 0) return stop(reader, controller, error);
+          if (answers.length === 0 && out.length === 0) return stop(reader, controller, error);
           for (const part of out) controller.enqueue(part);
-          for (const answer of answers) {
-            controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(answer)}\n\n`));
-          }
+          for (const answer of answers) controller.enqueue(messageEvent(answer));
           await reader.cancel(error).catch(() => {});
-          return controller.close();
+          if (answers.length === 0) broken = { error };
+          else controller.close();
+          return;
         }
         if (out.length === 0) continue;
         for (const part of out) controller.enqueue(part);
@@ -312,6 +378,41 @@ function events(
     },
     cancel: (why) => reader.cancel(why),
   });
+}
+
+/** An event's first characters, from the bytes it came in. */
+function headOf(parts: readonly Uint8Array[]): string {
+  const decoder = new TextDecoder();
+  let head = "";
+  for (let p = 0, taken = 0; p < parts.length && taken < HEAD_CHARS; p++) {
+    const part = parts[p].subarray(0, HEAD_CHARS - taken);
+    head += decoder.decode(part, { stream: true });
+    taken += part.length;
+  }
+  return head;
+}
+
+/** An event's last bytes, from the bytes it came in. */
+function tailOf(parts: readonly Uint8Array[]): Uint8Array {
+  let tail: Uint8Array = new Uint8Array(0);
+  for (let p = parts.length - 1; p >= 0 && tail.length < TAIL_BYTES; p--) tail = lastBytes(parts[p], tail);
+  return tail;
+}
+
+/**
+ * The type of an SSE event and the start of its first data line, from its first characters; undefined when
+ * no data line starts in them.
+ */
+function eventHead(head: string): { readonly type: string; readonly data: string } | undefined {
+  let type = "message";
+  for (const line of head.split(/\r\n|\r|\n/)) {
+    const colon = line.indexOf(":");
+    const field = colon === -1 ? line : line.slice(0, colon);
+    const value = colon === -1 ? "" : line.slice(line.charCodeAt(colon + 1) === 0x20 ? colon + 2 : colon + 1);
+    if (field === "data") return { type, data: value };
+    if (field === "event") type = value;
+  }
+  return undefined;
 }
 
 /**

@@ -7,17 +7,12 @@
 // and its end are kept, and what it is (and so whether the reading goes on
 // past it) is its reader's to say.
 
+import { HEAD_CHARS, lastBytes, MAX_SKIPPED_BYTES, TAIL_BYTES } from "./_long_message.ts";
+
 const NEWLINE = 0x0a;
 const RETURN = 0x0d;
 const SPACE = 0x20;
 const TAB = 0x09;
-
-/** The most characters of a long line's start kept for its reader to tell what it is. */
-const HEAD_CHARS = 4_096;
-/** The most bytes of a long line's end kept for the same. */
-const TAIL_BYTES = 256;
-/** How far a long line is read on to its end before reading stops: 256 MiB. */
-const DEFAULT_MAX_SKIPPED_BYTES = 256 * 1024 * 1024;
 
 /** What to do with a line longer than the limit; its text is never held whole. */
 export interface LongLines {
@@ -57,7 +52,7 @@ export class LineReader {
     maxBytes: number,
     onLine: (line: string) => void,
     longLines: LongLines,
-    maxSkippedBytes: number = DEFAULT_MAX_SKIPPED_BYTES,
+    maxSkippedBytes: number = MAX_SKIPPED_BYTES,
   ) {
     this.#maxBytes = maxBytes;
     this.#onLine = onLine;
@@ -158,16 +153,6 @@ export class LineReader {
     if (!this.#longLines.starts(head)) return this.#stop();
     this.#longLines.ends(head, line.slice(-TAIL_BYTES));
   }
-}
-
-/** The last `TAIL_BYTES` of what `kept` and then `piece` hold. */
-function lastBytes(kept: Uint8Array, piece: Uint8Array): Uint8Array {
-  if (piece.length >= TAIL_BYTES) return piece.slice(piece.length - TAIL_BYTES);
-  const joined = new Uint8Array(Math.min(TAIL_BYTES, kept.length + piece.length));
-  const fromKept = joined.length - piece.length;
-  joined.set(kept.subarray(kept.length - fromKept));
-  joined.set(piece, fromKept);
-  return joined;
 }
 
 /** Whether bytes are spaces, tabs and returns alone (a line of them is skipped as blank). */

@@ -13,11 +13,9 @@ import process from "node:process";
 import { type JSONRPCMessage, parseJSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
 import { LineReader } from "./_line_reader.ts";
 import { PIECE_CHARS } from "../_paced_json.ts";
-import { envelopeOfLong, readMessage, unreadAnswer, UnreadRequest, unreadRequestAnswer } from "./_paced_message.ts";
+import { readMessage, UnreadRequest } from "./_paced_message.ts";
+import { longMessage, opensObject } from "./_long_message.ts";
 import { slices } from "../../core/common/_slices.ts";
-
-/** A line that starts as a JSON object. */
-const OPENS_OBJECT = /^\s*\{/;
 
 /** How to start a stdio MCP server. */
 export interface StdioServerParameters {
@@ -104,7 +102,7 @@ export class StdioTransport implements Transport {
     this.#params = params;
     this.#stdout = new LineReader(params.maxMessageBytes, (line) => this.#line(line), {
       // Only an object can say which message it is; anything else that long ends the connection at once.
-      starts: (head) => OPENS_OBJECT.test(head),
+      starts: opensObject,
       ends: (head, tail) => this.#longLine(head, tail),
       stopped: () => this.#tooLong(),
     });
@@ -118,19 +116,14 @@ export class StdioTransport implements Transport {
     void this.close();
   }
 
-  /**
-   * A line past the limit, skipped: an answer to the host becomes an error answer that fails its request alone, a
-   * request of the server's is answered with an error, a notification is dropped; a line that names no id and no
-   * method ends the connection, since a call may be waiting for it.
-   */
+  /** A line past the limit, skipped: told apart by its head and tail (see _long_message.ts), or the connection ends. */
   #longLine(head: string, tail: string): void {
-    const why = `it is longer than ${this.#params.maxMessageBytes} bytes (the maxMessageBytes limit)`;
     this.#inTurn(async () => {
-      const { id, hasMethod } = await envelopeOfLong(head, tail, this.#pause);
-      if (!hasMethod && id !== undefined) return this.#deliver(unreadAnswer(id, why));
-      if (!hasMethod) return this.#tooLong();
-      if (id !== undefined) this.send(unreadRequestAnswer(id, why)).catch(() => {});
-      this.onerror?.(new Error(`Skipped a message of the server's as ${why}: ${head.slice(0, 200)}`));
+      const long = await longMessage(head, tail, this.#params.maxMessageBytes, this.#pause);
+      if (long.kind === "unknown") return this.#tooLong();
+      if (long.kind === "answer") return this.#deliver(long.standIn);
+      if (long.kind === "request") this.send(long.reply).catch(() => {});
+      this.onerror?.(new Error(long.note));
     });
   }
 

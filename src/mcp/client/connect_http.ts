@@ -167,6 +167,7 @@ export function connectMcpServer(options: McpHttpOptions | McpTransportOptions):
       parked,
       // A server's long request that could not be read is answered so, rather than left to its timeout.
       answer: (answer) => void transport.send(answer).catch(() => {}),
+      report: (error) => transport.onerror?.(error),
     }),
   });
   unparkOnDelivery(transport, parked);

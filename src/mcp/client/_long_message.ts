@@ -1,0 +1,79 @@
+// A server's message past maxMessageBytes is never held whole: its reader
+// keeps its first characters and its last bytes, skips the rest to its end,
+// and hands both here to tell what the message was. An answer to the host
+// becomes an error answer that fails its request alone; a request of the
+// server's is answered with an error; a notification is dropped. A message
+// whose id cannot be read this way is "unknown", and its reader ends the
+// connection, since a call may be waiting for it.
+
+import type { JSONRPCMessage } from "@modelcontextprotocol/client";
+import { envelopeOfLong, unreadAnswer, unreadRequestAnswer } from "./_paced_message.ts";
+
+/** The most characters of a long message's start kept to tell what it is. */
+export const HEAD_CHARS = 4_096;
+/** The most bytes of a long message's end kept for the same. */
+export const TAIL_BYTES = 256;
+/** How far a long message is skipped to its end before its reader gives up on it: 256 MiB. */
+export const MAX_SKIPPED_BYTES: number = 256 * 1024 * 1024;
+
+/**
+ * Whether a long message's head starts as a JSON object: only such a message can be told apart, and any
+ * other is not worth skipping to its end.
+ *
+ * @param head The message's first characters.
+ * @returns Whether its first character other than white space is "{".
+ */
+export function opensObject(head: string): boolean {
+  return /^\s*\{/.test(head);
+}
+
+/** What a message past the limit was, and what is to be done in its place. */
+export type LongMessage =
+  /** An answer to the host: `standIn` is delivered in its place. */
+  | { readonly kind: "answer"; readonly standIn: JSONRPCMessage }
+  /** A request of the server's: `reply` is sent back, `note` reported. */
+  | { readonly kind: "request"; readonly reply: JSONRPCMessage; readonly note: string }
+  /** A notification: dropped, `note` reported. */
+  | { readonly kind: "notification"; readonly note: string }
+  /** Nothing could be told of it. */
+  | { readonly kind: "unknown" };
+
+/**
+ * Tells what a message past the limit was from its head and tail (see `envelopeOfLong`).
+ *
+ * @param head The message's first characters.
+ * @param tail Its last characters.
+ * @param maxBytes The limit it is past, for the messages that name it.
+ * @param pause Awaited now and then while the head is read.
+ * @returns What it was.
+ */
+export async function longMessage(
+  head: string,
+  tail: string,
+  maxBytes: number,
+  pause: () => Promise<void>,
+): Promise<LongMessage> {
+  const why = `it is longer than ${maxBytes} bytes (the maxMessageBytes limit)`;
+  const { id, hasMethod } = await envelopeOfLong(head, tail, pause);
+  if (!hasMethod) return id === undefined ? { kind: "unknown" } : { kind: "answer", standIn: unreadAnswer(id, why) };
+  const note = `Skipped a message of the server's as ${why}: ${head.slice(0, 200)}`;
+  return id === undefined
+    ? { kind: "notification", note }
+    : { kind: "request", reply: unreadRequestAnswer(id, why), note };
+}
+
+/**
+ * The last bytes of a long message so far, once `piece` has come after `kept`.
+ *
+ * @param kept The last bytes kept before.
+ * @param piece What came next.
+ * @returns At most 256 bytes: the end of `kept` then `piece`.
+ */
+export function lastBytes(kept: Uint8Array, piece: Uint8Array): Uint8Array {
+  if (piece.length >= TAIL_BYTES) return piece.slice(piece.length - TAIL_BYTES);
+  const joined = new Uint8Array(Math.min(TAIL_BYTES, kept.length + piece.length));
+  const fromKept = joined.length - piece.length;
+  joined.set(kept.subarray(kept.length - fromKept));
+  joined.set(piece, fromKept);
+  return joined;
+}
