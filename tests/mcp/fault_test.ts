@@ -478,6 +478,21 @@ Deno.test("the stdio line reader skips a line past the limit to its end, keeping
   }
 });
 
+Deno.test("the stdio line reader keeps the tail of a long line that passes the limit in the piece that ends it", () => {
+  const encoder = new TextEncoder();
+  // 103 bytes, past the limit of 100 only with the piece that brings its last two, "3}".
+  const line = `{"r":"${"x".repeat(88)}","id":3}`;
+  const tails: string[] = [];
+  const reader = new LineReader(100, () => assert.fail("no line"), {
+    starts: () => true,
+    ends: (_head, tail) => void tails.push(tail),
+    stopped: () => assert.fail("no stop"),
+  });
+  reader.push(encoder.encode(line.slice(0, 101)));
+  reader.push(encoder.encode(`${line.slice(101)}\n`));
+  assert.deepEqual(tails, [line]);
+});
+
 Deno.test("the stdio line reader stops at a long line it is not to skip, and at one that runs past the skip bound", () => {
   const encoder = new TextEncoder();
   for (const [starts, maxSkipped] of [[false, 10_000], [true, 1_000]] as const) {

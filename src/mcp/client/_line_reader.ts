@@ -13,6 +13,7 @@ const NEWLINE = 0x0a;
 const RETURN = 0x0d;
 const SPACE = 0x20;
 const TAB = 0x09;
+const encoder = new TextEncoder();
 
 /** What to do with a line longer than the limit; its text is never held whole. */
 export interface LongLines {
@@ -87,12 +88,14 @@ export class LineReader {
       ? this.#decoder.decode(piece.subarray(0, HEAD_CHARS), { stream: true })
       : "";
     const head = (this.#pending + more).slice(0, HEAD_CHARS);
+    // The line may end in this piece: its tail starts in what came before.
+    const tail = encoder.encode(this.#pending.slice(-TAIL_BYTES));
     const bytes = this.#pendingBytes;
     this.#clearLine();
     // What the decoder still holds of a character cut short belongs to the skipped line.
     this.#decoder.decode();
     if (!this.#longLines.starts(head)) return this.#stop();
-    this.#skipping = { head, tail: new Uint8Array(0), bytes };
+    this.#skipping = { head, tail, bytes };
     this.#skip(piece);
   }
 
