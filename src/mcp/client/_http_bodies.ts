@@ -247,26 +247,27 @@ function events(
   // What broke the stream, once the events before it have gone out.
   let broken: { readonly error: unknown } | undefined;
   /**
-   * Whether an event past the cap is to be skipped to its end and told apart: on the session's own stream
-   * (the response to a POST's requests is cut instead, and they are answered for), an event of another type
-   * than message, or a message whose data starts as an object.
+   * The head of an event past the cap that is to be skipped to its end and told apart, or undefined: on the
+   * session's own stream (the response to a POST's requests is cut instead, and they are answered for), an event
+   * of another type than message, or a message whose data starts as an object.
    */
-  const skippable = (head: string): boolean => {
-    if (delivery === undefined || delivery.standIns().length > 0) return false;
+  const skipped = (head: string): EventHead | undefined => {
+    if (delivery === undefined || delivery.standIns().length > 0) return undefined;
     const event = eventHead(head);
-    return event !== undefined && (event.type !== "message" || opensObject(event.data));
+    return event !== undefined && (event.type !== "message" || opensObject(event.data)) ? event : undefined;
   };
   /** What goes out in place of an event past the cap; throws when it cannot be told apart. */
   const inPlaceOf = async (head: string, tail: Uint8Array): Promise<Uint8Array[]> => {
-    const event = skippable(head) ? eventHead(head)! : undefined;
-    if (delivery === undefined || event === undefined) throw tooLarge();
+    const event = skipped(head);
+    if (event === undefined) throw tooLarge();
     // Only a message event carries JSON-RPC; the transport reads past any other.
     if (event.type !== "message") return [];
     const long = await longMessage(event.data, new TextDecoder().decode(tail), maxBytes, pause);
     if (long.kind === "unknown") throw tooLarge();
     if (long.kind === "answer") return [messageEvent(long.standIn)];
-    if (long.kind === "request") delivery.rules.answer(long.reply);
-    delivery.rules.report(new Error(long.note));
+    const { rules } = delivery!;
+    if (long.kind === "request") rules.answer(long.reply);
+    rules.report(new Error(long.note));
     return [];
   };
   /** Adds the whole events in a chunk to `out`, each as it came, parked or replaced; the rest waits in `parts`. */
@@ -337,7 +338,7 @@ function events(
     if (partBytes <= maxBytes) return;
     // An event past the cap is not held until it ends.
     const head = headOf(parts);
-    if (!skippable(head)) throw tooLarge();
+    if (skipped(head) === undefined) throw tooLarge();
     skipping = { head, tail: tailOf(parts), bytes: partBytes };
     parts = [];
     partBytes = 0;
@@ -399,11 +400,14 @@ function tailOf(parts: readonly Uint8Array[]): Uint8Array {
   return tail;
 }
 
-/**
- * The type of an SSE event and the start of its first data line, from its first characters; undefined when
- * no data line starts in them.
- */
-function eventHead(head: string): { readonly type: string; readonly data: string } | undefined {
+/** The type of an SSE event, and the start of its first data line. */
+interface EventHead {
+  readonly type: string;
+  readonly data: string;
+}
+
+/** An SSE event's head, from its first characters; undefined when no data line starts in them. */
+function eventHead(head: string): EventHead | undefined {
   let type = "message";
   for (const line of head.split(/\r\n|\r|\n/)) {
     const colon = line.indexOf(":");
