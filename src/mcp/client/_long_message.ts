@@ -7,7 +7,8 @@
 // connection, since a call may be waiting for it.
 
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
-import { envelopeOfLong, unreadAnswer, unreadRequestAnswer } from "./_paced_message.ts";
+import { MAX_ENVELOPE_STRING, unreadAnswer, unreadRequestAnswer } from "./_paced_message.ts";
+import { type TopLevel, topLevelOf } from "../_paced_json.ts";
 
 /** The most characters of a long message's start kept to tell what it is. */
 export const HEAD_CHARS = 4_096;
@@ -37,6 +38,26 @@ export type LongMessage =
   | { readonly kind: "notification"; readonly note: string }
   /** Nothing could be told of it. */
   | { readonly kind: "unknown" };
+
+/** An object that ends on a numeric "id" member, as the SDK's server writes every message: the id. */
+const ENDS_ON_ID = /,\s*"id"\s*:\s*(-?\d{1,15})\s*\}\s*$/;
+
+/**
+ * The envelope of a message too long to read, from its first characters and its last ones: the head read as the
+ * start of an object, and, when it names no id, the tail's last member when that is a numeric id (the SDK's server
+ * writes the id last, after the payload).
+ *
+ * @param head The message's first characters.
+ * @param tail Its last characters.
+ * @param pause Awaited now and then during the scan.
+ * @returns Its id, when one was found, and whether its head has a method.
+ */
+export async function envelopeOfLong(head: string, tail: string, pause: () => Promise<void>): Promise<TopLevel> {
+  const start = await topLevelOf(head, pause, MAX_ENVELOPE_STRING);
+  const last = ENDS_ON_ID.exec(tail)?.[1];
+  const id = start.id ?? (last === undefined ? undefined : Number(last));
+  return id === undefined ? { hasMethod: start.hasMethod } : { id, hasMethod: start.hasMethod };
+}
 
 /**
  * Tells what a message past the limit was from its head and tail (see `envelopeOfLong`).

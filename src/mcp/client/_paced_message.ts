@@ -12,11 +12,11 @@
 
 import { type JSONRPCMessage, parseJSONRPCMessage } from "@modelcontextprotocol/client";
 import { isRecord } from "../../core/common/_is_record.ts";
-import { MESSAGE_BOUNDS, parsePaced, PIECE_CHARS, reasonOf, type TopLevel, topLevelOf } from "../_paced_json.ts";
+import { MESSAGE_BOUNDS, parsePaced, PIECE_CHARS, reasonOf, topLevelOf } from "../_paced_json.ts";
 
 const PAYLOADS = ["result", "params", "error"] as const;
 /** The longest id or method, in characters: either is copied into a stand-in. */
-const MAX_ENVELOPE_STRING = 4_096;
+export const MAX_ENVELOPE_STRING: number = 4_096;
 /** The most content blocks a long message's result may hold: the SDK checks each, in one stretch. */
 export const MAX_CONTENT_BLOCKS: number = 10_000;
 /** JSON-RPC's code for an internal error, given to an answer that could not be read. */
@@ -55,26 +55,6 @@ export class UnreadRequest extends Error {
  */
 export function unreadRequestAnswer(id: string | number, why: string): JSONRPCMessage {
   return errorAnswer(id, INVALID_REQUEST, `Cannot read the server's request as ${why}`);
-}
-
-/** An object that ends on a numeric "id" member, as the SDK's server writes every message: the id. */
-const ENDS_ON_ID = /,\s*"id"\s*:\s*(-?\d{1,15})\s*\}\s*$/;
-
-/**
- * The envelope of a message too long to read, from its first characters and its last ones: the head read as the
- * start of an object, and, when it names no id, the tail's last member when that is a numeric id (the SDK's server
- * writes the id last, after the payload).
- *
- * @param head The message's first characters.
- * @param tail Its last characters.
- * @param pause Awaited now and then during the scan.
- * @returns Its id, when one was found, and whether its head has a method.
- */
-export async function envelopeOfLong(head: string, tail: string, pause: () => Promise<void>): Promise<TopLevel> {
-  const start = await topLevelOf(head, pause, MAX_ENVELOPE_STRING);
-  const last = ENDS_ON_ID.exec(tail)?.[1];
-  const id = start.id ?? (last === undefined ? undefined : Number(last));
-  return id === undefined ? { hasMethod: start.hasMethod } : { id, hasMethod: start.hasMethod };
 }
 
 function errorAnswer(id: string | number, code: number, message: string): JSONRPCMessage {
