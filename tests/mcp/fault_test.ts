@@ -10,7 +10,7 @@ import { connectMcpServer, McpConnectionError, type McpToolsChange } from "../..
 import { LineReader } from "../../src/mcp/client/_line_reader.ts";
 import { boundedFetch } from "../../src/mcp/client/_http_bodies.ts";
 import { ParkedMessages } from "../../src/mcp/client/_paced_message.ts";
-import { envelopeOfLong } from "../../src/mcp/client/_long_message.ts";
+import { envelopeOfLong, longMessage, opensObject } from "../../src/mcp/client/_long_message.ts";
 import { watchedFetch } from "../../src/mcp/client/_http_watch.ts";
 import { connectFixture, livingChildren, servingSse, startHttpFixture, TEST_LOCK } from "./_helpers.ts";
 import { fc } from "../dev_deps.ts";
@@ -319,6 +319,153 @@ Deno.test("on the session's own stream, an event past the byte cap is skipped to
   }
 });
 
+/** The data of each event of an SSE stream's text, as the transport's parser reads it. */
+function sseData(text: string): string[] {
+  const events: string[] = [];
+  let data: string[] = [];
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    if (line === "") {
+      if (data.length > 0) events.push(data.join("\n"));
+      data = [];
+    } else if (line.startsWith("data:")) data.push(line.slice(line.startsWith("data: ") ? 6 : 5));
+  }
+  return events;
+}
+
+/** The byte cap of the long-message properties, and why a message past it is not read. */
+const LONG_CAP = 300;
+const LONG_WHY = `it is longer than ${LONG_CAP} bytes (the maxMessageBytes limit)`;
+
+/** Messages as the SDK's server writes them (the id last), short or past `LONG_CAP`, each with a line ending. */
+function longMessages(ends: readonly string[]) {
+  const unit = fc.constantFrom("x", "é", "€", " ");
+  const filler = fc.oneof(
+    fc.string({ unit, minLength: 1, maxLength: 60 }),
+    fc.string({ unit, minLength: LONG_CAP, maxLength: 2 * LONG_CAP, size: "max" }),
+  );
+  const message = fc.oneof(
+    fc.record({ kind: fc.constant("answer" as const), id: fc.nat(1_000), text: filler }),
+    fc.record({ kind: fc.constant("request" as const), id: fc.nat(1_000), text: filler }),
+    fc.record({ kind: fc.constant("notification" as const), text: filler }),
+  );
+  return fc.record({
+    messages: fc.array(fc.record({ message, end: fc.constantFrom(...ends), typed: fc.boolean() }), {
+      minLength: 1,
+      maxLength: 6,
+    }),
+    sizes: fc.array(fc.integer({ min: 1, max: 2 * LONG_CAP + 100 }), { minLength: 1, maxLength: 6 }),
+  });
+}
+
+type LongCase = { kind: "answer" | "request"; id: number; text: string } | { kind: "notification"; text: string };
+
+function sdkText(m: LongCase): string {
+  return JSON.stringify(
+    m.kind === "answer"
+      ? { result: { text: m.text }, jsonrpc: "2.0", id: m.id }
+      : m.kind === "request"
+      ? { method: "ping", params: { text: m.text }, jsonrpc: "2.0", id: m.id }
+      : { method: "notifications/message", params: { text: m.text }, jsonrpc: "2.0" },
+  );
+}
+
+/** What is to come of a message past the cap: its stand-in, the server's reply, or nothing (a note). */
+function pastCap(m: LongCase): { standIn?: unknown; reply?: unknown } {
+  if (m.kind === "answer") {
+    return {
+      standIn: {
+        jsonrpc: "2.0",
+        id: m.id,
+        error: { code: -32603, message: `Cannot read the MCP server's answer as ${LONG_WHY}` },
+      },
+    };
+  }
+  if (m.kind === "notification") return {};
+  return {
+    reply: {
+      jsonrpc: "2.0",
+      id: m.id,
+      error: { code: -32600, message: `Cannot read the server's request as ${LONG_WHY}` },
+    },
+  };
+}
+
+/** Bytes cut into chunks of the sizes given, in turn. */
+function cutInto(bytes: Uint8Array, sizes: readonly number[]): Uint8Array[] {
+  const chunks: Uint8Array[] = [];
+  for (let at = 0, i = 0; at < bytes.length; i++) {
+    chunks.push(bytes.slice(at, at + sizes[i % sizes.length]));
+    at += sizes[i % sizes.length];
+  }
+  return chunks;
+}
+
+Deno.test("on the session's own stream, every event past the byte cap is told apart and the others pass, however chunks cut them", async () => {
+  const encoder = new TextEncoder();
+  await fc.assert(
+    fc.asyncProperty(longMessages(["\n", "\r\n", "\r"]), async ({ messages, sizes }) => {
+      const texts = messages.map(({ message }) => sdkText(message));
+      const events = messages.map(({ end, typed }, i) =>
+        `${typed ? `event: message${end}` : ""}data: ${texts[i]}${end}${end}`
+      );
+      const answered: unknown[] = [];
+      let reports = 0;
+      const response = await boundedFetch(servingSse(cutInto(encoder.encode(events.join("")), sizes)), {
+        maxBytes: LONG_CAP,
+        onTooLarge: () => assert.fail("every event can be told apart"),
+        parked: new ParkedMessages(),
+        answer: (reply) => answered.push(reply),
+        report: () => reports++,
+      })("http://127.0.0.1/mcp", { method: "GET" });
+      const expected: string[] = [];
+      const replies: unknown[] = [];
+      messages.forEach(({ message }, i) => {
+        if (encoder.encode(events[i]).length <= LONG_CAP) return expected.push(texts[i]);
+        const { standIn, reply } = pastCap(message);
+        if (standIn !== undefined) expected.push(JSON.stringify(standIn));
+        if (reply !== undefined) replies.push(reply);
+      });
+      assert.deepEqual(sseData(await response.text()), expected);
+      assert.deepEqual(answered, replies);
+      assert.equal(reports, messages.length - expected.length);
+    }),
+    { numRuns: 300 },
+  );
+});
+
+Deno.test("over stdio, every line past the byte cap is told apart and the others pass, however chunks cut them", async () => {
+  const encoder = new TextEncoder();
+  const pause = () => Promise.resolve();
+  await fc.assert(
+    fc.asyncProperty(longMessages(["\n", "\r\n"]), async ({ messages, sizes }) => {
+      const texts = messages.map(({ message }) => sdkText(message));
+      // In the order the lines came: a line as it is, a long one as what its head and tail tell.
+      const read: Promise<unknown>[] = [];
+      const reader = new LineReader(LONG_CAP, (line) => read.push(Promise.resolve(line)), {
+        starts: opensObject,
+        ends: (head, tail) => void read.push(longMessage(head, tail, LONG_CAP, pause)),
+        stopped: () => assert.fail("every line can be told apart"),
+      });
+      const lines = messages.map(({ end }, i) => `${texts[i]}${end}`).join("");
+      for (const chunk of cutInto(encoder.encode(lines), sizes)) reader.push(chunk);
+      const expected = messages.map(({ message }, i) => {
+        if (encoder.encode(texts[i]).length <= LONG_CAP) return texts[i];
+        const { standIn, reply } = pastCap(message);
+        return standIn !== undefined
+          ? { kind: "answer", standIn }
+          : reply !== undefined
+          ? { kind: "request", reply }
+          : { kind: "notification" };
+      });
+      const got = (await Promise.all(read)).map((outcome) =>
+        typeof outcome === "string" ? outcome : { ...(outcome as Record<string, unknown>), note: undefined }
+      );
+      assert.deepEqual(got, expected.map((e) => typeof e === "string" ? e : { ...e, note: undefined }));
+    }),
+    { numRuns: 300 },
+  );
+});
+
 Deno.test("an SSE stream the transport stopped reading is cancelled when its request aborts, so it cannot hold the process", async () => {
   let cancelled: unknown = "not cancelled";
   const serve: typeof fetch = () =>
@@ -521,6 +668,8 @@ Deno.test("the envelope of a message too long to read comes from its head, or fr
     // The id first, found in the head.
     ['{"jsonrpc":"2.0","id":"a-1","result":{"text":"xxxx"}}', { id: "a-1", hasMethod: false }],
     ['{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"xxxx"}}', { hasMethod: true }],
+    // A head that stops inside the id does not name it.
+    ['{"jsonrpc":"2.0","id":10', { hasMethod: false }],
     // An id that is not the outermost object's last member, or is in a string, is no id.
     ['{"result":{"nested":{"id":5}}}', { hasMethod: false }],
     ['{"result":{"text":"x\\",\\"id\\":5}"}}', { hasMethod: false }],
@@ -531,6 +680,9 @@ Deno.test("the envelope of a message too long to read comes from its head, or fr
     const head = text.slice(0, text.indexOf("xx") === -1 ? text.length : text.indexOf("xx") + 2);
     assert.deepEqual(await envelopeOfLong(head, text.slice(-30), pause), expected, text);
   }
+  // The whole message but its last bytes in the head, which stops inside the id: the tail names it.
+  const request = '{"method":"ping","params":{},"jsonrpc":"2.0","id":100}';
+  assert.deepEqual(await envelopeOfLong(request.slice(0, -2), request.slice(-30), pause), { id: 100, hasMethod: true });
 });
 
 Deno.test("the stdio line reader splits lines across chunks and keeps multi-byte characters whole", () => {

@@ -39,6 +39,8 @@ export type LongMessage =
   /** Nothing could be told of it. */
   | { readonly kind: "unknown" };
 
+/** The characters of a number at the end of a text. */
+const CUT_NUMBER = /[-+.eE\d]+$/;
 /** An object that ends on a numeric "id" member, as the SDK's server writes every message: the id. */
 const ENDS_ON_ID = /,\s*"id"\s*:\s*(-?\d{1,15})\s*\}\s*$/;
 
@@ -53,7 +55,8 @@ const ENDS_ON_ID = /,\s*"id"\s*:\s*(-?\d{1,15})\s*\}\s*$/;
  * @returns Its id, when one was found, and whether its head has a method.
  */
 export async function envelopeOfLong(head: string, tail: string, pause: () => Promise<void>): Promise<TopLevel> {
-  const start = await topLevelOf(head, pause, MAX_ENVELOPE_STRING);
+  // The head may stop inside a number: `"id":10` of `"id":100`. What could be one is not read.
+  const start = await topLevelOf(head.replace(CUT_NUMBER, ""), pause, MAX_ENVELOPE_STRING);
   const last = ENDS_ON_ID.exec(tail)?.[1];
   const id = start.id ?? (last === undefined ? undefined : Number(last));
   return id === undefined ? { hasMethod: start.hasMethod } : { id, hasMethod: start.hasMethod };
