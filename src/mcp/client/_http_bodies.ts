@@ -171,7 +171,7 @@ async function textWithin(
       await reader.cancel(error).catch(() => {});
       throw error;
     }
-    for (const piece of inPieces([chunk.value])) {
+    for (const piece of inPieces(chunk.value)) {
       text += decoder.decode(piece, { stream: true });
       await pause();
     }
@@ -179,13 +179,11 @@ async function textWithin(
 }
 
 /**
- * Byte arrays cut to at most a piece each: a response may come in chunks of megabytes, and decoding one (or
+ * A byte array cut to at most a piece each: a response may come in chunks of megabytes, and decoding one (or
  * splitting its text) would hold the loop for as long.
  */
-function* inPieces(chunks: Iterable<Uint8Array>): Generator<Uint8Array> {
-  for (const chunk of chunks) {
-    for (let at = 0; at < chunk.length; at += PIECE_CHARS) yield chunk.subarray(at, at + PIECE_CHARS);
-  }
+function* inPieces(chunk: Uint8Array): Generator<Uint8Array> {
+  for (let at = 0; at < chunk.length; at += PIECE_CHARS) yield chunk.subarray(at, at + PIECE_CHARS);
 }
 
 /**
@@ -357,7 +355,7 @@ function events(
         }
         const out: Uint8Array[] = [];
         try {
-          for (const piece of inPieces([chunk.value])) {
+          for (const piece of inPieces(chunk.value)) {
             await split(piece, out);
             // Chunks already at hand are read in one run of promise turns, which timers cannot break into.
             await pause();
@@ -424,7 +422,7 @@ function eventHead(head: string): EventHead | undefined {
  * never copied whole in one stretch), decoded a part at a time with pauses between.
  */
 async function* linesOf(chunks: Uint8Array[], pause: () => Promise<void>): AsyncGenerator<string[]> {
-  const parts = [...inPieces(chunks)];
+  const parts = chunks.flatMap((chunk) => [...inPieces(chunk)]);
   const decoder = new TextDecoder();
   let pieces: string[] = [];
   // A "\r" that ends a part waits: a "\n" opening the next is the same line end.
