@@ -17,6 +17,8 @@ import { fc } from "../dev_deps.ts";
 import { largestGap } from "../fixtures/event_loop.ts";
 
 const MiB = 1024 * 1024;
+/** The mark on an error answer that stands in for an answer the host could not read. */
+const UNREAD = { "io.salvor/unread": true };
 
 function text(end: Awaited<ReturnType<ToolSet["call"]>>, part = 0): string {
   const content = end.type === "output" ? end.result.content[part] : undefined;
@@ -44,13 +46,18 @@ for (const script of ["endless-sse", "endless-json"]) {
     // Generous bounds: the server would send 1 GiB, and the unbounded client grew by gigabytes.
     assert.ok(Date.now() - started < 30_000, `${Date.now() - started} ms`);
     assert.ok(grew < 256 * MiB, `RSS grew by ${Math.round(grew / MiB)} MiB`);
-    const { kind, message, modelText } = failure(end);
-    assert.equal(kind, "handler");
+    const { kind, message, modelText, diagnostics } = failure(end);
+    // Not retried: the answer would be as long again.
+    assert.equal(kind, "invalid_output");
     assert.match(
       message,
       /Cannot read the MCP server's answer as it is longer than 6291456 bytes \(the maxMessageBytes limit\)$/,
     );
-    assert.match(modelText, /longer than 6291456 bytes/);
+    assert.equal(
+      modelText,
+      'The tool "web__echo" returned a result this host cannot read; it may have had side effects.',
+    );
+    assert.match(diagnostics?.[0].message ?? "", /longer than 6291456 bytes/);
     // The connection goes on: the call beside it and the next one are answered.
     assert.equal(server.closed, false);
     assert.equal(text(await beside), "done");
@@ -189,6 +196,7 @@ Deno.test("past the byte cap, the response to a POST answers each request it car
     error: {
       code: -32603,
       message: `Cannot read the MCP server's answer as it is longer than ${cap} bytes (the maxMessageBytes limit)`,
+      data: UNREAD,
     },
   });
   const post = (...messages: unknown[]): RequestInit => ({
@@ -296,7 +304,7 @@ Deno.test("on the session's own stream, an event past the byte cap is skipped to
     const standIn = {
       jsonrpc: "2.0",
       id: 7,
-      error: { code: -32603, message: `Cannot read the MCP server's answer as ${why}` },
+      error: { code: -32603, message: `Cannot read the MCP server's answer as ${why}`, data: UNREAD },
     };
     assert.equal(
       text.replaceAll("\r", "").replace(/\n{3,}/g, "\n\n"),
@@ -376,7 +384,7 @@ function pastCap(m: LongCase): { standIn?: unknown; reply?: unknown } {
       standIn: {
         jsonrpc: "2.0",
         id: m.id,
-        error: { code: -32603, message: `Cannot read the MCP server's answer as ${LONG_WHY}` },
+        error: { code: -32603, message: `Cannot read the MCP server's answer as ${LONG_WHY}`, data: UNREAD },
       },
     };
   }
@@ -533,7 +541,7 @@ Deno.test("a stdio server's answer longer than maxMessageBytes fails that call a
   const beside = tools.call({ id: "2", name: "fixture__bulk", arguments: { items: ["a"] } });
   const { result: end, gapMs } = await largestGap(() => tools.call({ id: "1", name: "fixture__big-image" }));
   const { kind, message } = failure(end);
-  assert.equal(kind, "handler");
+  assert.equal(kind, "invalid_output");
   assert.match(
     message,
     /Cannot read the MCP server's answer as it is longer than 6291456 bytes \(the maxMessageBytes limit\)$/,

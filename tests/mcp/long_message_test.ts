@@ -52,6 +52,7 @@ const EXPECTED: Record<string, (end: TerminalEvent) => void> = {
 function assertRefused(end: TerminalEvent, reason: RegExp): void {
   assert.equal(end.type, "failed");
   if (end.type !== "failed") return;
+  assert.equal(end.failure.kind, "invalid_output");
   assert.match(end.failure.message, /Cannot read the MCP server's answer as /);
   assert.match(end.failure.message, reason);
 }

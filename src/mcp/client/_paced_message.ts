@@ -24,6 +24,8 @@ const INTERNAL_ERROR = -32603;
 /** JSON-RPC's code for an invalid request, sent back for a server's request that could not be read. */
 const INVALID_REQUEST = -32600;
 const PARKED = "io.salvor/parked";
+/** Marks the error answer that stands in for an answer the host could not read. */
+const UNREAD = "io.salvor/unread";
 
 /**
  * A server's long request that could not be read: it is not delivered, and
@@ -67,10 +69,22 @@ function errorAnswer(id: string | number, code: number, message: string): JSONRP
  *
  * @param id The id of the request it answers.
  * @param why Why it cannot be read: "it is ...", "an object holds ...".
- * @returns A JSON-RPC error answer, code -32603.
+ * @returns A JSON-RPC error answer, code -32603, marked in its `data`.
  */
 export function unreadAnswer(id: string | number, why: string): JSONRPCMessage {
-  return errorAnswer(id, INTERNAL_ERROR, `Cannot read the MCP server's answer as ${why}`);
+  const message = `Cannot read the MCP server's answer as ${why}`;
+  return { jsonrpc: "2.0", id, error: { code: INTERNAL_ERROR, message, data: { [UNREAD]: true } } } as JSONRPCMessage;
+}
+
+/**
+ * Whether a call's error is one {@linkcode unreadAnswer} made. A server may send the mark itself: that only
+ * makes its own failed call read as a result that could not be read.
+ *
+ * @param data The error's `data`.
+ * @returns Whether it carries the mark.
+ */
+export function isUnreadAnswer(data: unknown): boolean {
+  return isRecord(data) && data[UNREAD] === true;
 }
 
 /**

@@ -45,6 +45,7 @@ import { mcpToolName } from "./names.ts";
 import { cfworkerValidator } from "./_validator.ts";
 import { isRecord } from "../../core/common/_is_record.ts";
 import { slices } from "../../core/common/_slices.ts";
+import { isUnreadAnswer } from "./_paced_message.ts";
 import {
   answersSchema,
   inputReason,
@@ -111,9 +112,9 @@ export interface McpConnectionOptions {
   /**
    * The longest message read from the server, in bytes: a stdio line, an
    * HTTP response body, or one event of an SSE stream. Past it, the request
-   * a message answers fails alone (a call as `handler`, with a message
-   * naming this limit) and the connection goes on. The response to an HTTP
-   * request is cut there, and the requests it answers fail. A stdio line or
+   * a message answers fails alone (a call as `invalid_output`, with a
+   * message naming this limit) and the connection goes on. The response to
+   * an HTTP request is cut there, and the requests it answers fail. A stdio line or
    * an event of an HTTP session's own stream is skipped to its end, never
    * held, when it starts as an object that names its id (at its start, or
    * last, as the SDK's servers write it): an answer fails its request, a
@@ -1134,6 +1135,14 @@ export class McpServerConnection implements AsyncDisposable {
     if (error instanceof SdkError && error.code === SdkErrorCode.UnsupportedResultType) {
       const { resultType } = (error.data ?? {}) as { resultType?: unknown };
       if (resultType === "task") return this.#taskRefused(tool);
+    }
+    // An answer the host could not read (past a bound, or past maxMessageBytes) would be as long again.
+    if (error instanceof ProtocolError && isUnreadAnswer(error.data)) {
+      return toolFailure("invalid_output", `MCP server "${this.name}" answered "${tool.toolName}": ${error.message}`, {
+        modelText:
+          `The tool "${tool.descriptor.name}" returned a result this host cannot read; it may have had side effects.`,
+        diagnostics: [{ path: "", keyword: "protocol", message: error.message.slice(0, 500) }],
+      });
     }
     if (error instanceof ProtocolError) {
       return toolFailure(
