@@ -59,8 +59,12 @@ export function unreadRequestAnswer(id: string | number, why: string): JSONRPCMe
   return errorAnswer(id, INVALID_REQUEST, `Cannot read the server's request as ${why}`);
 }
 
-function errorAnswer(id: string | number, code: number, message: string): JSONRPCMessage {
-  return { jsonrpc: "2.0", id, error: { code, message } } as JSONRPCMessage;
+function errorAnswer(id: string | number, code: number, message: string, data?: unknown): JSONRPCMessage {
+  return {
+    jsonrpc: "2.0",
+    id,
+    error: data === undefined ? { code, message } : { code, message, data },
+  } as JSONRPCMessage;
 }
 
 /**
@@ -72,8 +76,7 @@ function errorAnswer(id: string | number, code: number, message: string): JSONRP
  * @returns A JSON-RPC error answer, code -32603, marked in its `data`.
  */
 export function unreadAnswer(id: string | number, why: string): JSONRPCMessage {
-  const message = `Cannot read the MCP server's answer as ${why}`;
-  return { jsonrpc: "2.0", id, error: { code: INTERNAL_ERROR, message, data: { [UNREAD]: true } } } as JSONRPCMessage;
+  return errorAnswer(id, INTERNAL_ERROR, `Cannot read the MCP server's answer as ${why}`, { [UNREAD]: true });
 }
 
 /**

@@ -91,10 +91,10 @@ export type McpAuthProvider = McpBearerAuth | McpOAuthClient;
  * HTTP answer at all, the server counts as gone: calls in flight fail as
  * `unavailable` and later calls fail at once. A live server that only
  * dropped a stream keeps the connection. No response body and no SSE
- * event may exceed `maxMessageBytes`: past it in the response to a request,
- * that request fails alone, naming the limit; past it on the session's own
- * stream, the connection ends and its calls fail as `unavailable`, naming
- * the limit. Under Deno this takes `--allow-net`.
+ * event may exceed `maxMessageBytes`: past it, the request a message
+ * answers fails alone, naming the limit, and a message that cannot be told
+ * apart ends the connection, its calls failing as `unavailable` (see
+ * `maxMessageBytes`). Under Deno this takes `--allow-net`.
  *
  * @param options The server's name, where it is, and how to treat its tools.
  * @returns The connection, with the server's tools ready to register.
@@ -147,9 +147,9 @@ export function connectMcpServer(options: McpHttpOptions | McpTransportOptions):
     );
   }
   // The SDK's transport never closes on its own when the server dies or
-  // floods it, so the watch, and the cap on the session's own stream, close
-  // it: pending calls then fail as unavailable, and later ones at once. (Past
-  // the cap in the response to a request, only that request fails.)
+  // floods it, so the watch, and the cap (on a message it cannot tell
+  // apart), close it: pending calls then fail as unavailable, and later ones
+  // at once.
   let gone: string | undefined;
   const end = (problem: string) => {
     gone ??= problem;
