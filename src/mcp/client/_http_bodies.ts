@@ -66,7 +66,8 @@ export function boundedFetch(fetchFn: typeof fetch, rules: BodyRules): typeof fe
     if (!response.body) return response;
     const tooLarge = () => {
       const problem = `sent a message ${over}`;
-      // Only the session's own stream answers no message of the host's: past the cap there, the connection ends.
+      // The response to a POST fails the requests it carries at most; on the session's own stream, which answers
+      // none, a message past the cap that cannot be told apart ends the connection, as a call may wait for it.
       if (init?.method !== "POST") rules.onTooLarge(problem);
       return new PastCap(`The MCP server ${problem}`);
     };
