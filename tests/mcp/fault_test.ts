@@ -256,6 +256,40 @@ Deno.test("past the byte cap, the response to a POST answers each request it car
   assert.match(own.problem ?? "", /^sent a message longer than 1000 bytes \(the maxMessageBytes limit\)$/);
 });
 
+Deno.test("in the response to a POST, a request of the server's past the byte cap is answered and skipped; the answer after it passes", async () => {
+  const encoder = new TextEncoder();
+  const cap = 1_000;
+  const ask = `event: message\ndata: {"method":"sampling/createMessage","params":{"text":"${
+    "x".repeat(2 * cap)
+  }"},"jsonrpc":"2.0","id":0}\n\n`;
+  const done = 'event: message\ndata: {"jsonrpc":"2.0","id":7,"result":{"content":[]}}\n\n';
+  const bytes = encoder.encode(ask + done);
+  for (const size of [1, 333, bytes.length]) {
+    const answered: unknown[] = [];
+    const reported: string[] = [];
+    const response = await boundedFetch(servingSse(cutInto(bytes, [size])), {
+      maxBytes: cap,
+      onTooLarge: () => assert.fail("the connection goes on"),
+      parked: new ParkedMessages(),
+      answer: (reply) => answered.push(reply),
+      report: (error) => reported.push(error.message),
+    })("http://127.0.0.1/mcp", {
+      method: "POST",
+      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "ask" } }),
+    });
+    assert.equal(await response.text(), done, `chunks of ${size}`);
+    assert.deepEqual(answered, [{
+      jsonrpc: "2.0",
+      id: 0,
+      error: {
+        code: -32600,
+        message: `Cannot read the server's request as it is longer than ${cap} bytes (the maxMessageBytes limit)`,
+      },
+    }]);
+    assert.equal(reported.length, 1);
+  }
+});
+
 Deno.test("on the session's own stream, an event past the byte cap is skipped to its end and told apart by its head and tail", async () => {
   const encoder = new TextEncoder();
   const cap = 1_000;

@@ -7,17 +7,26 @@
 // event apart, since one stream carries many messages over a session's life.
 // A long message (a JSON body, or an SSE event's data) is parsed in paced
 // pieces and parked, and the transport reads a short stand-in of it (see
-// _paced_message.ts). Everything else passes as it came. A message past the
-// cap in the response to a POST fails the requests that POST carries, each
-// answered with an error saying so, and the connection goes on. On the
-// session's own stream (a GET), which answers none, an event past the cap is
-// skipped to its end and told apart by its head and tail (_long_message.ts);
-// one that cannot be ends the connection.
+// _paced_message.ts). Everything else passes as it came. An SSE event past
+// the cap is skipped to its end and told apart by its head and tail
+// (_long_message.ts). An answer past the cap in the response to a POST (or
+// one that cannot be told apart there) fails the requests that POST carries,
+// each answered with an error saying so, and the connection goes on; on the
+// session's own stream (a GET), which answers none, a message that cannot be
+// told apart ends the connection.
 
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { PIECE_CHARS } from "../_paced_json.ts";
 import { type ParkedMessages, unreadAnswer, UnreadRequest } from "./_paced_message.ts";
-import { HEAD_CHARS, lastBytes, longMessage, MAX_SKIPPED_BYTES, opensObject, TAIL_BYTES } from "./_long_message.ts";
+import {
+  envelopeOfLong,
+  HEAD_CHARS,
+  lastBytes,
+  longMessage,
+  MAX_SKIPPED_BYTES,
+  opensObject,
+  TAIL_BYTES,
+} from "./_long_message.ts";
 import { slices } from "../../core/common/_slices.ts";
 import { isRecord } from "../../core/common/_is_record.ts";
 
@@ -50,10 +59,10 @@ class PastCap extends RangeError {}
  * Wraps the fetch a Streamable HTTP transport uses so that no response body
  * and no SSE event may exceed `rules.maxBytes`, and a long message in a
  * successful response reaches the transport as a stand-in, its message
- * parked. Past the cap, the response to a POST that carries requests answers
- * each of them with an error naming the limit (the rest of an SSE stream is
- * not read); on a GET's SSE stream an event that can be told apart is skipped
- * (see `events`); any other body errors, and on a GET `onTooLarge` runs first.
+ * parked. Past the cap, an SSE event that can be told apart is skipped (see
+ * `events`); otherwise the response to a POST that carries requests answers
+ * each of them with an error naming the limit (the rest of it is not read),
+ * and any other body errors, `onTooLarge` running first on a GET.
  *
  * @param fetchFn The fetch to wrap.
  * @param rules The byte cap, where long messages are parked, and how a long request that could not be read is answered.
@@ -220,10 +229,10 @@ function messageEvent(message: JSONRPCMessage): Uint8Array {
  * is held only until it ends. Line ends are ASCII, which no byte of a multi-byte UTF-8 character is, so
  * the bytes are split as they are and only a long event is decoded. The server's stream is read only as
  * the transport reads this one, as the transport would read it. Past the cap the stream errors, but for
- * a successful response: one to a POST's requests passes the events before, then stand-in answers to the
- * requests, and ends; on the session's own stream an event that can be told apart is skipped to its end,
- * its head and tail kept, and what it was says what goes in its place (see _long_message.ts), while one
- * that cannot, or that runs on past `MAX_SKIPPED_BYTES`, errors the stream.
+ * a successful response: an event that can be told apart is skipped to its end, its head and tail kept, and
+ * what it was says what goes in its place (see _long_message.ts); one that cannot, or that runs on past
+ * `MAX_SKIPPED_BYTES`, errors the stream, or, in the response to a POST's requests, is followed by stand-in
+ * answers to them, and the stream ends there.
  */
 function events(
   body: ReadableStream<Uint8Array>,
@@ -246,18 +255,21 @@ function events(
   // What broke the stream, once the events before it have gone out.
   let broken: { readonly error: unknown } | undefined;
   /**
-   * The head of an event past the cap that is to be skipped to its end and told apart, or undefined: on the
-   * session's own stream (the response to a POST's requests is cut instead, and they are answered for), an event
-   * of another type than message, or a message whose data starts as an object.
+   * The head of an event past the cap that is to be skipped to its end and told apart, or undefined: an event of
+   * another type than message, or a message whose data starts as an object. In the response to a POST's requests,
+   * only a message of the server's own (its head names a method) is: an answer is cut short there, and the
+   * requests are answered for.
    */
-  const skipped = (head: string): EventHead | undefined => {
-    if (delivery === undefined || delivery.standIns().length > 0) return undefined;
-    const event = eventHead(head);
-    return event !== undefined && (event.type !== "message" || opensObject(event.data)) ? event : undefined;
+  const skipped = async (head: string): Promise<EventHead | undefined> => {
+    const event = delivery === undefined ? undefined : eventHead(head);
+    if (event === undefined || event.type !== "message") return event;
+    if (!opensObject(event.data)) return undefined;
+    const answers = delivery!.standIns().length > 0;
+    return !answers || (await envelopeOfLong(event.data, "", pause)).hasMethod ? event : undefined;
   };
   /** What goes out in place of an event past the cap; throws when it cannot be told apart. */
   const inPlaceOf = async (head: string, tail: Uint8Array): Promise<Uint8Array[]> => {
-    const event = skipped(head);
+    const event = await skipped(head);
     if (event === undefined) throw tooLarge();
     // Only a message event carries JSON-RPC; the transport reads past any other.
     if (event.type !== "message") return [];
@@ -337,7 +349,7 @@ function events(
     if (partBytes <= maxBytes) return;
     // An event past the cap is not held until it ends.
     const head = headOf(parts);
-    if (skipped(head) === undefined) throw tooLarge();
+    if ((await skipped(head)) === undefined) throw tooLarge();
     skipping = { head, tail: tailOf(parts), bytes: partBytes };
     parts = [];
     partBytes = 0;

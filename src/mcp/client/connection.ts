@@ -113,17 +113,17 @@ export interface McpConnectionOptions {
    * The longest message read from the server, in bytes: a stdio line, an
    * HTTP response body, or one event of an SSE stream. Past it, the request
    * a message answers fails alone (a call as `invalid_output`, with a
-   * message naming this limit) and the connection goes on. The response to
-   * an HTTP request is cut there, and the requests it answers fail. A stdio line or
-   * an event of an HTTP session's own stream is skipped to its end, never
-   * held, when it starts as an object that names its id (at its start, or
-   * last, as the SDK's servers write it): an answer fails its request, a
-   * request of the server's is answered with an error, a notification is
-   * dropped. Any other message that long, or one that runs on past 256 MiB,
-   * ends the connection, since a call may be waiting for it: calls in
-   * flight fail as `unavailable` with a message naming this limit, and so
-   * does connecting. Applies to the stdio and HTTP transports; a transport
-   * the host made bounds its own messages.
+   * message naming this limit) and the connection goes on. A stdio line or
+   * an SSE event is skipped to its end, never held, when it starts as an
+   * object that names its id (at its start, or last, as the SDK's servers
+   * write it): an answer fails its request, a request of the server's is
+   * answered with an error, a notification is dropped; an answer in the
+   * response to an HTTP request is cut there. Any other message that long,
+   * or one that runs on past 256 MiB, ends the connection, since a call may
+   * be waiting for it (calls in flight fail as `unavailable` with a message
+   * naming this limit, and so does connecting), or, in the response to an
+   * HTTP request, fails the requests it answers. Applies to the stdio and
+   * HTTP transports; a transport the host made bounds its own messages.
    * Default 6 MiB (6 291 456): the text of a message is copied once in one
    * stretch as it is parsed, about 2 ms a MiB on two cores at worst, so a
    * higher bound lets a server hold the host for longer.
