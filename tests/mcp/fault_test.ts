@@ -189,6 +189,7 @@ Deno.test("past the byte cap, the response to a POST answers each request it car
   const encoder = new TextEncoder();
   const cap = 1_000;
   const progress = 'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{}}\n\n';
+  // Past the cap, and no object: nothing tells what it is, so the response is cut there.
   const long = `event: message\ndata: "${"x".repeat(2 * cap)}"\n\n`;
   const answer = (id: number | string) => ({
     jsonrpc: "2.0",
