@@ -80,7 +80,9 @@ export function boundedFetch(fetchFn: typeof fetch, rules: BodyRules): typeof fe
       if (init?.method !== "POST") rules.onTooLarge(problem);
       return new PastCap(`The MCP server ${problem}`);
     };
-    const standIns = () => requestIds(init).map((id) => unreadAnswer(id, `it is ${over}`));
+    // The POST's own body is read for its requests' ids only when an answer is past the cap, and then once.
+    let answers: JSONRPCMessage[] | undefined;
+    const standIns = () => answers ??= requestIds(init).map((id) => unreadAnswer(id, `it is ${over}`));
     const type = (response.headers.get("content-type") ?? "").toLowerCase();
     let body: BodyInit;
     if (type.startsWith("text/event-stream")) {
@@ -250,8 +252,8 @@ function events(
   let afterReturn = false;
   // The size of the event that "\r" ended, if it did: the "\n" is that event's last byte.
   let endedOnReturn: number | undefined;
-  // The event past the cap being skipped to its end: its head, its last bytes and its size so far.
-  let skipping: { readonly head: string; tail: Uint8Array; bytes: number } | undefined;
+  // The event past the cap being skipped to its end: what its head said, its last bytes and its size so far.
+  let skipping: { readonly event: EventHead; tail: Uint8Array; bytes: number } | undefined;
   // What broke the stream, once the events before it have gone out.
   let broken: { readonly error: unknown } | undefined;
   /**
@@ -267,9 +269,8 @@ function events(
     const answers = delivery!.standIns().length > 0;
     return !answers || (await envelopeOfLong(event.data, "", pause)).hasMethod ? event : undefined;
   };
-  /** What goes out in place of an event past the cap; throws when it cannot be told apart. */
-  const inPlaceOf = async (head: string, tail: Uint8Array): Promise<Uint8Array[]> => {
-    const event = await skipped(head);
+  /** What goes out in place of an event past the cap, as `skipped` read it; throws when it cannot be told apart. */
+  const inPlaceOf = async (event: EventHead | undefined, tail: Uint8Array): Promise<Uint8Array[]> => {
     if (event === undefined) throw tooLarge();
     // Only a message event carries JSON-RPC; the transport reads past any other.
     if (event.type !== "message") return [];
@@ -314,16 +315,16 @@ function events(
       eventFrom = end;
       let replaced: Uint8Array[];
       if (skipping !== undefined) {
-        const { head, tail } = skipping;
+        const { event, tail } = skipping;
         skipping = undefined;
-        replaced = await inPlaceOf(head, lastBytes(tail, last));
+        replaced = await inPlaceOf(event, lastBytes(tail, last));
       } else {
         parts.push(last);
         const event = parts;
         const size = partBytes + last.length;
         parts = [];
         partBytes = 0;
-        if (size > maxBytes) replaced = await inPlaceOf(headOf(event), tailOf(event));
+        if (size > maxBytes) replaced = await inPlaceOf(await skipped(headOf(event)), tailOf(event));
         else {
           if (afterReturn) endedOnReturn = size;
           const parked = delivery !== undefined && size > PIECE_CHARS;
@@ -348,9 +349,9 @@ function events(
     partBytes += rest.length;
     if (partBytes <= maxBytes) return;
     // An event past the cap is not held until it ends.
-    const head = headOf(parts);
-    if ((await skipped(head)) === undefined) throw tooLarge();
-    skipping = { head, tail: tailOf(parts), bytes: partBytes };
+    const event = await skipped(headOf(parts));
+    if (event === undefined) throw tooLarge();
+    skipping = { event, tail: tailOf(parts), bytes: partBytes };
     parts = [];
     partBytes = 0;
   };
