@@ -42,9 +42,9 @@ export {
   type ToolFailureOptions,
 } from "./src/core/contract/failure.ts";
 export { toToolResult } from "./src/core/contract/result.ts";
+export { compileSchema } from "./src/core/schema/compile_schema.ts";
 export {
   type CompiledSchema,
-  compileSchema,
   type CompileSchemaOptions,
   draftOf,
   type JsonSchemaDraft,

@@ -54,3 +54,37 @@ export function apart<T>(importer: () => Promise<T>): Apart<T> {
     use: (work) => loaded !== undefined ? work(loaded) : load().then(() => work(loaded!)),
   };
 }
+
+/**
+ * The handle of a module imported up front, for code that takes a module loaded on first need: it has loaded.
+ *
+ * @param value What the module provides.
+ * @returns The handle, loaded.
+ */
+export function present<T>(value: T): Apart<T> {
+  const loaded = Promise.resolve();
+  return { loaded: value, load: () => loaded, use: (work) => work(value) };
+}
+
+/**
+ * The handle of two modules loaded on first need, used together: loaded once both have.
+ *
+ * @param first One module's handle.
+ * @param second The other's.
+ * @returns Their handle, providing both.
+ */
+export function joined<A, B>(first: Apart<A>, second: Apart<B>): Apart<readonly [A, B]> {
+  let both: readonly [A, B] | undefined;
+  let loading: Promise<void> | undefined;
+  const handle: Apart<readonly [A, B]> = {
+    get loaded() {
+      if (both === undefined && first.loaded !== undefined && second.loaded !== undefined) {
+        both = [first.loaded, second.loaded];
+      }
+      return both;
+    },
+    load: () => loading ??= Promise.all([first.load(), second.load()]).then(() => {}),
+    use: (work) => handle.loaded !== undefined ? work(handle.loaded) : handle.load().then(() => work(handle.loaded!)),
+  };
+  return handle;
+}

@@ -10,7 +10,7 @@ import { InvalidSpecError } from "../common/errors.ts";
 import type { ExecutionEvent, Suspension } from "../contract/events.ts";
 import { failureFromThrown, toolFailure } from "../contract/failure.ts";
 import { type ResultValue, toToolResult } from "../contract/result.ts";
-import { compileSchema, type JsonSchema } from "../schema/schema.ts";
+import { compileSchemaApart, type JsonSchema } from "../schema/schema.ts";
 import type { PatternEngine } from "../schema/validator/patterns.ts";
 import type { ValidatorBudget } from "../schema/validator/budget.ts";
 import { describeTool, type ToolDescriptor, type ToolSpec } from "../contract/spec.ts";
@@ -471,11 +471,11 @@ export function defineTool<
     ...(output ? { outputSchema: output.jsonSchema } : {}),
   });
   // The derived schemas must pass the same checks as hand-written ones.
-  compileSchema(descriptor.inputSchema, { label: "input schema" });
+  compileSchemaApart(descriptor.inputSchema, { label: "input schema" });
   if (descriptor.outputSchema !== undefined) {
-    compileSchema(descriptor.outputSchema, { label: "output schema" });
+    compileSchemaApart(descriptor.outputSchema, { label: "output schema" });
   }
-  if (resume) compileSchema(resume.jsonSchema, { label: "resume schema" });
+  if (resume) compileSchemaApart(resume.jsonSchema, { label: "resume schema" });
   return handlerTool(
     {
       descriptor,
@@ -604,10 +604,16 @@ export function defineJsonTool<Input = unknown>(
     ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }),
   });
   const { remotes, patterns, formats, budget } = options;
-  const input = compileSchema(descriptor.inputSchema, { label: "inputSchema", remotes, patterns, formats, budget });
+  const input = compileSchemaApart(descriptor.inputSchema, {
+    label: "inputSchema",
+    remotes,
+    patterns,
+    formats,
+    budget,
+  });
   const output = descriptor.outputSchema === undefined
     ? undefined
-    : compileSchema(descriptor.outputSchema, { label: "outputSchema", remotes, patterns, formats, budget });
+    : compileSchemaApart(descriptor.outputSchema, { label: "outputSchema", remotes, patterns, formats, budget });
   return handlerTool({
     descriptor,
     warnings: Object.freeze(effectWarnings(descriptor.effects)),

@@ -9,7 +9,7 @@ import { type DynTool, INVOCATION_TOKEN, type ToolContext, ValidatedInvocation }
 import type { ParseResult } from "../schema/schema.ts";
 import type { ExecutionEvent, ProgressEvent, TerminalEvent, ToolEvent, ToolResult } from "../contract/events.ts";
 import { checkJsonValue, copyJsonValue, DEFAULT_LIMITS, type JsonLimits } from "../common/limits.ts";
-import { type CompiledSchema, compileSchema, type SchemaValidation } from "../schema/schema.ts";
+import { type CompiledSchema, compileSchemaApart, type SchemaValidation } from "../schema/schema.ts";
 import { SchemaBudgetError } from "../schema/validator/budget.ts";
 import type { PatternEngine } from "../schema/validator/patterns.ts";
 import { BOUNDED_PATTERNS } from "../schema/_apart.ts";
@@ -252,8 +252,11 @@ export type Admitted = Dispatch | TerminalEvent;
 /** The nonce store of the sealer, which only checks: dispatch uses up nonces itself, last. */
 const CHECK_ONLY: NonceStore = { consume: () => true };
 
-/** The one approval answer, compiled once: `{ approved: boolean, reason?: string }`. */
-const APPROVAL_SCHEMA: CompiledSchema = compileSchema(APPROVAL_RESUME_SCHEMA, { label: "approval resume schema" });
+/**
+ * The one approval answer, `{ approved: boolean, reason?: string }`, compiled on the first resume that needs it
+ * (compiling it as the core loads would start loading the compiled validator then).
+ */
+let approvalSchema: CompiledSchema | undefined;
 
 const SUBJECT_WITHOUT_SEAL =
   "subject needs a ToolSet with a seal: current value is a subject for a set whose records nothing binds to it";
@@ -512,7 +515,9 @@ export class Dispatcher {
       );
     }
     // An approval is answered yes or no, whatever the record says: a record cannot widen what resumes it.
-    let resumeSchema = APPROVAL_SCHEMA;
+    let resumeSchema = approvalSchema ??= compileSchemaApart(APPROVAL_RESUME_SCHEMA, {
+      label: "approval resume schema",
+    });
     if (record.origin === "handler") {
       // A record that is not sealed may have been rewritten by whoever held it: its schema is from outside. It runs no
       // pattern that could backtrack for long, and (being untrusted) never the fallback validator, which has no budget.
@@ -524,7 +529,10 @@ export class Dispatcher {
         }
       }
       try {
-        resumeSchema = compileSchema(record.resumeSchema, { label: "resume schema", ...(patterns && { patterns }) });
+        resumeSchema = compileSchemaApart(record.resumeSchema, {
+          label: "resume schema",
+          ...(patterns && { patterns }),
+        });
       } catch (error) {
         return failed(refusedResume(
           tool,
@@ -533,7 +541,8 @@ export class Dispatcher {
         ));
       }
     }
-    // The fallback validator loads apart from the core: a record's schema that needs it is read again once it has.
+    // The compiled validator and the fallback load apart from the core: a record whose schema needs either is read
+    // again once it has.
     const loading = resumeSchema.loading;
     if (loading !== undefined) return loading.then(() => this.#admitRecord(stored, answer, read, burn));
     // The answer handed on is exactly the copy that was validated.

@@ -10,7 +10,7 @@ import { schedulerClass } from "../contract/effect.ts";
 import { RegistryError } from "../common/errors.ts";
 import type { TerminalEvent, ToolEvent } from "../contract/events.ts";
 import type { JsonLimits } from "../common/limits.ts";
-import { type CompiledSchema, compileSchema } from "../schema/schema.ts";
+import { type CompiledSchema, compileSchemaApart } from "../schema/schema.ts";
 import { describeTool, type ToolDescriptor } from "../contract/spec.ts";
 import type { SuspendedCall } from "../contract/suspend.ts";
 import type { SealOptions } from "../seal/seal.ts";
@@ -146,11 +146,11 @@ export class ToolSet implements Iterable<DynTool> {
     let output: CompiledSchema | undefined;
     if (!isChecked(tool)) {
       descriptor = describeTool(descriptor);
-      input = compileSchema(descriptor.inputSchema, {
+      input = compileSchemaApart(descriptor.inputSchema, {
         label: `input schema of "${descriptor.name}"`,
       });
       if (descriptor.outputSchema !== undefined) {
-        output = compileSchema(descriptor.outputSchema, {
+        output = compileSchemaApart(descriptor.outputSchema, {
           label: `output schema of "${descriptor.name}"`,
         });
       }
@@ -158,9 +158,11 @@ export class ToolSet implements Iterable<DynTool> {
     const ownInput = tool.parseInput;
     const ownOutput = tool.parseOutput;
     const parseInput = ownInput?.bind(tool) ??
-      parserFor(input ?? compileSchema(descriptor.inputSchema));
+      parserFor(input ?? compileSchemaApart(descriptor.inputSchema));
     const parseOutput = ownOutput?.bind(tool) ??
-      (descriptor.outputSchema === undefined ? undefined : parserFor(output ?? compileSchema(descriptor.outputSchema)));
+      (descriptor.outputSchema === undefined
+        ? undefined
+        : parserFor(output ?? compileSchemaApart(descriptor.outputSchema)));
     return {
       tool,
       descriptor,

@@ -1,15 +1,22 @@
 // The parts of validation that load apart from the core, the first time a
-// schema needs them: the fallback validator (`@cfworker/json-schema`, for
-// what the compiled validator does not implement), the format scanners
-// (for `formats: "assert"`) and the engine that runs only the patterns that
-// cannot backtrack for long (for a parked call's record that is not sealed).
-// Few schemas need any; a bundler splits each dynamic import into a chunk of
-// its own.
+// schema needs them: the compiled validator's closures (their compiler and
+// what they run, which every schema the core compiles needs), the fallback
+// validator (`@cfworker/json-schema`, for what the compiled validator does
+// not implement), the format scanners (for `formats: "assert"`) and the
+// engine that runs only the patterns that cannot backtrack for long (for a
+// parked call's record that is not sealed). Few schemas need any of the last
+// three; a bundler splits each dynamic import into a chunk of its own.
 
 import { type Apart, apart } from "../common/_apart.ts";
 import type { compileFallback } from "./_cfworker.ts";
+import type { buildValidator } from "./validator/_build.ts";
 import type { FormatScanners } from "./validator/_format_names.ts";
 import type { PatternEngine } from "./validator/patterns.ts";
+
+/** What builds the compiled validator's closures from a checked schema. */
+export const BUILD: Apart<typeof buildValidator> = apart(() =>
+  import("./validator/_build.ts").then((module) => module.buildValidator)
+);
 
 /** The fallback validator's compile function. */
 export const FALLBACK: Apart<typeof compileFallback> = apart(() =>

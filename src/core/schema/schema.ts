@@ -17,11 +17,12 @@ import { stackAsBudget } from "./validator/_runtime.ts";
 import { nativePatterns, type PatternEngine } from "./validator/patterns.ts";
 import { SchemaRefusal } from "./validator/refusal.ts";
 import { resolveUri, tooManySchemas, withoutFragment } from "./validator/_refs.ts";
-import { type CheckedValidator, checkValidator, type CompiledValidator } from "./validator/validator.ts";
+import { type CheckedValidator, checkValidator } from "./validator/_checked.ts";
+import type { buildValidator, CompiledValidator } from "./validator/_build.ts";
 import { deepFreeze } from "../common/_deep_freeze.ts";
 import { walkSubschemas } from "./_subschemas.ts";
-import type { Apart } from "../common/_apart.ts";
-import { FALLBACK, SCANNERS } from "./_apart.ts";
+import { type Apart, joined } from "../common/_apart.ts";
+import { BUILD, FALLBACK, SCANNERS } from "./_apart.ts";
 import { asNearestDraft } from "./_nearest_draft.ts";
 
 /** A JSON Schema: an object or a boolean, as JSON carries it. */
@@ -30,7 +31,7 @@ export type JsonSchema = boolean | { readonly [keyword: string]: unknown };
 /** The JSON Schema drafts a schema can be validated as. */
 export type JsonSchemaDraft = "2020-12" | "2019-09" | "7" | "4";
 
-/** Options for {@linkcode compileSchema}. */
+/** Options for `compileSchema` (of `@salvor/tools/dyn`). */
 export interface CompileSchemaOptions {
   /**
    * Schemas a `$ref` may point to by absolute URI, registered from memory;
@@ -105,7 +106,9 @@ export interface CompiledSchema {
    * `formats: "assert"`) load apart from the core, the first time a schema
    * needs them, so such a schema is validated only once this settles.
    * `undefined` when `validate` can run now, as it always can for any other
-   * schema. Rejects when what it needs cannot load.
+   * schema `compileSchema` compiled. (The core compiles its tools' schemas
+   * with the compiled validator's own code loaded apart too, and awaits this
+   * before it validates.) Rejects when what it needs cannot load.
    */
   readonly loading: Promise<void> | undefined;
   /**
@@ -232,76 +235,38 @@ function checkedCopy(document: unknown, label: string, limits: JsonLimits, remot
   return copy as JsonSchema;
 }
 
+/** What builds the compiled validator's closures from a checked schema. */
+export type BuildValidator = typeof buildValidator;
+
 /**
- * Checks a JSON Schema for validation now, and compiles it on its first
- * validation: it and each of its remotes must be a JSON Schema object (or
- * boolean) within the limits, and every `$ref` must resolve inside them. A
- * 2020-12 or draft-07 schema is compiled into closures (`engine:
- * "compiled"`); a malformed one (an invalid regular expression, `enum: 5`,
- * `required: "name"`, ...) is refused now, as is everything the compiler
- * would refuse, so compiling it later cannot fail. A
- * schema using what the compiled validator does not implement (another
- * draft, `$recursiveRef`, `$vocabulary`, a pattern valid only without the
- * `u` flag) is validated by `@cfworker/json-schema` (`engine: "fallback"`),
- * which reads malformed keywords leniently; it loads apart from the core
- * the first time a schema needs it, so await `loading` before the first
- * `validate` of such a schema. A `$dynamicRef` in a draft-07 schema, and an
- * asserted format neither implements, are refused: the fallback would accept
- * values the schema forbids. Compilation reads no file and no network; the schema
- * given is copied, never changed.
+ * Compiles a schema as `compileSchema` of `@salvor/tools/dyn` does, for the core: the compiled validator's
+ * closures load apart from it, the first time a schema needs them, so that an app that defines its tools with
+ * Valibot loads none of that code up front. The loading starts now, and whatever validates the schema (its
+ * tool's parser, a ToolSet) awaits `loading` first, as it does for the fallback validator.
  *
  * @param schema The schema.
- * @param options Remotes, draft, limits, a label for messages, the pattern
- * engine, format assertion and the budget.
+ * @param options As `compileSchema`'s.
  * @returns The compiled schema.
- * @throws {InvalidSpecError} When the schema or one of its remotes (named by
- * its URI) is too large or deep, not JSON, not a schema, malformed, over the
- * compiled-size budget, has an external reference, uses `$dynamicRef` in
- * draft-07 or asserts a format not implemented; or, for an untrusted
- * schema (see `patterns`), holds a pattern the engine cannot express or
- * would need the fallback validator.
- *
- * @example Validate a value and read the diagnostics
- * ```ts
- * import { compileSchema } from "@salvor/tools/dyn";
- * import assert from "node:assert/strict";
- *
- * const schema = compileSchema({
- *   type: "object",
- *   properties: { path: { type: "string" } },
- *   required: ["path"],
- * });
- * assert.equal(schema.engine, "compiled");
- * assert.deepEqual(schema.validate({ path: "a.txt" }), { ok: true });
- * const result = schema.validate({});
- * assert.equal(result.ok, false);
- * if (!result.ok) assert.equal(result.diagnostics[0].path, "/path");
- * ```
- *
- * @example A malformed schema is refused, not ignored
- * ```ts
- * import { compileSchema } from "@salvor/tools/dyn";
- * import { InvalidSpecError } from "@salvor/tools";
- * import assert from "node:assert/strict";
- *
- * assert.throws(() => compileSchema({ type: "object", required: "name" }), InvalidSpecError);
- * ```
- *
- * @example A draft-04 schema runs on the fallback, once it has loaded
- * ```ts
- * import { compileSchema } from "@salvor/tools/dyn";
- * import assert from "node:assert/strict";
- *
- * const schema = compileSchema({ $schema: "http://json-schema.org/draft-04/schema#", maximum: 5, exclusiveMaximum: true });
- * assert.equal(schema.engine, "fallback");
- * await schema.loading;
- * assert.equal(schema.validate(5).ok, false);
- * assert.deepEqual(schema.validate(4), { ok: true });
- * ```
+ * @throws {InvalidSpecError} As `compileSchema` does.
  */
-export function compileSchema(
+export function compileSchemaApart(schema: JsonSchema, options: CompileSchemaOptions = {}): CompiledSchema {
+  return compileSchemaWith(schema, options, BUILD);
+}
+
+/**
+ * Compiles a schema as `compileSchema` of `@salvor/tools/dyn` does (its documentation says all of it), with what
+ * builds the compiled validator's closures given: imported up front there, loaded apart from the core here.
+ *
+ * @param schema The schema.
+ * @param options As `compileSchema`'s.
+ * @param build What builds the closures of a schema the compiled validator runs.
+ * @returns The compiled schema; one the compiled validator runs is validated once `build` has loaded.
+ * @throws {InvalidSpecError} As `compileSchema` does.
+ */
+export function compileSchemaWith(
   schema: JsonSchema,
-  options: CompileSchemaOptions = {},
+  options: CompileSchemaOptions,
+  build: Apart<BuildValidator>,
 ): CompiledSchema {
   const label = options.label ?? "schema";
   const limits = options.limits ?? SCHEMA_LIMITS;
@@ -347,7 +312,7 @@ export function compileSchema(
         budget: options.budget,
         label,
       });
-      return compiled(label, draft, copy, checked);
+      return compiled(label, draft, copy, checked, build);
     } catch (error) {
       if (!(error instanceof SchemaRefusal)) throw error;
       refusal = error;
@@ -397,16 +362,28 @@ function nearestCompiled(
   );
 }
 
-/** A schema the compiled validator runs: checked now, its closures built on its first validation. */
-function compiled(label: string, draft: JsonSchemaDraft, own: JsonSchema, checked: CheckedValidator): CompiledSchema {
+/**
+ * A schema the compiled validator runs: checked now, its closures built on its first validation, once what builds
+ * them (and the format scanners, for a schema that asserts a format) has loaded.
+ */
+function compiled(
+  label: string,
+  draft: JsonSchemaDraft,
+  own: JsonSchema,
+  checked: CheckedValidator,
+  build: Apart<BuildValidator>,
+): CompiledSchema {
   if (checked.assertsFormats) {
-    return builtApart(label, draft, "compiled", own, SCANNERS, "the format scanners it needs have", (scanners) => {
-      const validator = checked.compile(scanners);
+    const needs = "the compiled validator and the format scanners it needs have";
+    return builtApart(label, draft, "compiled", own, joined(build, SCANNERS), needs, ([built, scanners]) => {
+      const validator = built(checked, scanners);
       return (value) => answer(validator, value);
     });
   }
-  let validator: CompiledValidator | undefined;
-  return new Compiled(draft, "compiled", own, (value) => answer(validator ??= checked.compile(), value));
+  return builtApart(label, draft, "compiled", own, build, "the compiled validator it needs has", (built) => {
+    const validator = built(checked);
+    return (value) => answer(validator, value);
+  });
 }
 
 /** The compiled validator's answer: a valid value by the boolean check alone, a failing one walked again for diagnostics. */
@@ -479,7 +456,7 @@ class Compiled implements CompiledSchema {
   readonly engine: SchemaEngine;
   readonly #own: JsonSchema;
   readonly #validate: (value: unknown) => SchemaValidation;
-  readonly #part: Apart<unknown> | undefined;
+  #part: Apart<unknown> | undefined;
   #shown: JsonSchema | undefined;
 
   constructor(
@@ -503,7 +480,11 @@ class Compiled implements CompiledSchema {
 
   get loading(): Promise<void> | undefined {
     const part = this.#part;
-    return part === undefined || part.loaded !== undefined ? undefined : part.load();
+    if (part === undefined) return undefined;
+    if (part.loaded === undefined) return part.load();
+    // Read on every validation: once loaded, it is not asked again.
+    this.#part = undefined;
+    return undefined;
   }
 
   validate(value: unknown): SchemaValidation {

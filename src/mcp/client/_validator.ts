@@ -4,7 +4,8 @@
 // the draft a schema declares, and no external references.
 
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/client";
-import { compileSchema, type JsonSchema } from "../../core/schema/schema.ts";
+import { compileSchema } from "../../core/schema/compile_schema.ts";
+import type { JsonSchema } from "../../core/schema/schema.ts";
 import { linearPatterns } from "../../core/schema/validator/linear_patterns.ts";
 
 function refuse(message: string): () => { valid: false; data: undefined; errorMessage: string } {

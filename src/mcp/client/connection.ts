@@ -23,7 +23,7 @@ import {
 import type { DynTool, ToolContext, ValidatedInvocation } from "../../core/contract/dyn.ts";
 import type { ExecutionEvent } from "../../core/contract/events.ts";
 import { type ToolFailure, toolFailure } from "../../core/contract/failure.ts";
-import { compileSchema } from "../../core/schema/schema.ts";
+import { compileSchema } from "../../core/schema/compile_schema.ts";
 import { FALLBACK } from "../../core/schema/_apart.ts";
 import { linearPatterns } from "../../core/schema/validator/linear_patterns.ts";
 import { describeTool, type ToolDescriptor, unboundedField } from "../../core/contract/spec.ts";

@@ -7,7 +7,8 @@
 
 import assert from "node:assert/strict";
 import { fc } from "../../dev_deps.ts";
-import { compileSchema, type JsonSchema } from "../../../src/core/schema/schema.ts";
+import { compileSchema } from "../../../src/core/schema/compile_schema.ts";
+import type { JsonSchema } from "../../../src/core/schema/schema.ts";
 import { compileFallback } from "../../../src/core/schema/_cfworker.ts";
 import { compileValidator } from "../../../src/core/schema/validator/validator.ts";
 import { linearPatterns } from "../../../src/core/schema/validator/linear_patterns.ts";
