@@ -1,5 +1,6 @@
-// The fallback validator and the format scanners load apart from the core,
-// the first time a schema needs them; the batch runner and the seal's work,
+// The compiled validator's closures load apart from the core, the first time
+// it compiles a schema; the fallback validator and the format scanners, the
+// first time a schema needs them; the batch runner and the seal's work,
 // the first time a batch runs or a record is sealed or verified. Each case
 // runs in a fresh process, where they have not loaded yet, so the wait is
 // real: a call, and a resume whose record's schema needs them, are answered
@@ -10,6 +11,18 @@ import { runFixture } from "./_fixture_process.ts";
 
 const run = async (mode: string, input?: string): Promise<unknown> =>
   JSON.parse(await runFixture("loaded_apart_process.ts", mode, input));
+
+Deno.test("the core's first schema waits for the compiled validator's closures, then validates at once", async () => {
+  assert.deepEqual(await run("closures"), {
+    loadedAtFirst: false,
+    firstParse: "waits",
+    firstParsed: { ok: true, value: { n: 1 } },
+    calls: ["invalid_input", "output"],
+    loadedAfter: true,
+    laterParse: false,
+    direct: [null, true, false],
+  });
+});
 
 Deno.test("a fallback schema validates once its validator has loaded, and a tool's first call waits for it", async () => {
   assert.deepEqual(await run("compile"), {

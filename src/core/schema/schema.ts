@@ -422,9 +422,10 @@ function fallback(
 }
 
 /**
- * A schema whose validator needs a part that loads apart from the core.
- * Loading starts now, so that the first validation seldom waits; the
- * validator is built on the first validation after it has loaded.
+ * A schema whose validator is built from a part that loads apart from the
+ * core (or was imported up front, and so has loaded). Loading starts now, so
+ * that the first validation seldom waits; the validator is built on the
+ * first validation after it has loaded.
  */
 function builtApart<T>(
   label: string,
@@ -436,7 +437,7 @@ function builtApart<T>(
   build: (loaded: T) => (value: unknown) => SchemaValidation,
 ): CompiledSchema {
   // A failed load is reported by `loading` and `validate`, never as an unhandled rejection.
-  part.load().catch(() => {});
+  if (part.loaded === undefined) part.load().catch(() => {});
   let validate: ((value: unknown) => SchemaValidation) | undefined;
   return new Compiled(draft, engine, own, (value) => {
     if (validate === undefined) {

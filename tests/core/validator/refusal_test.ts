@@ -1,7 +1,7 @@
 // What compileValidator refuses, with which kind and message.
 
 import assert from "node:assert/strict";
-import { checkValidator, compileValidator } from "../../../src/core/schema/validator/validator.ts";
+import { buildValidator, checkValidator, compileValidator } from "../../../src/core/schema/validator/validator.ts";
 import { SchemaRefusal } from "../../../src/core/schema/validator/refusal.ts";
 import { FORMATS } from "../../../src/core/schema/validator/_formats.ts";
 import { ASSERTED_FORMATS, STANDARD_FORMATS } from "../../../src/core/schema/validator/_format_names.ts";
@@ -226,11 +226,11 @@ Deno.test("the asserted format names are exactly the formats with a scanner, eac
   for (const name of ASSERTED_FORMATS) assert.ok(STANDARD_FORMATS.has(name), name);
 });
 
-Deno.test("checkValidator() says whether a schema asserts a format, and its compile() needs the scanners then", () => {
+Deno.test("checkValidator() says whether a schema asserts a format, and building it needs the scanners then", () => {
   const checked = checkValidator({ properties: { at: { format: "date-time" } } }, { formats: "assert" });
   assert.equal(checked.assertsFormats, true);
-  assert.throws(() => checked.compile(), TypeError);
-  assert.equal(checked.compile(FORMATS).isValid({ at: "yesterday" }), false);
+  assert.throws(() => buildValidator(checked), TypeError);
+  assert.equal(buildValidator(checked, FORMATS).isValid({ at: "yesterday" }), false);
   assert.equal(checkValidator({ format: "date-time" }).assertsFormats, false);
   assert.equal(checkValidator({ format: "x-custom" }, { formats: "assert" }).assertsFormats, false);
 });
