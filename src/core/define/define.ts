@@ -10,7 +10,7 @@ import { InvalidSpecError } from "../common/errors.ts";
 import type { ExecutionEvent, Suspension } from "../contract/events.ts";
 import { failureFromThrown, toolFailure } from "../contract/failure.ts";
 import { type ResultValue, toToolResult } from "../contract/result.ts";
-import { compileSchemaApart, type JsonSchema } from "../schema/schema.ts";
+import { checkJsonSchema, compileSchemaApart, type JsonSchema } from "../schema/schema.ts";
 import type { PatternEngine } from "../schema/validator/patterns.ts";
 import type { ValidatorBudget } from "../schema/validator/budget.ts";
 import { describeTool, type ToolDescriptor, type ToolSpec } from "../contract/spec.ts";
@@ -470,12 +470,13 @@ export function defineTool<
     inputSchema: input.jsonSchema,
     ...(output ? { outputSchema: output.jsonSchema } : {}),
   });
-  // The derived schemas must pass the same checks as hand-written ones.
-  compileSchemaApart(descriptor.inputSchema, { label: "input schema" });
+  // The derived schemas must pass the same checks as hand-written ones; the typed schemas validate, so neither
+  // JSON Schema validator is built or loaded for them.
+  checkJsonSchema(descriptor.inputSchema, { label: "input schema" });
   if (descriptor.outputSchema !== undefined) {
-    compileSchemaApart(descriptor.outputSchema, { label: "output schema" });
+    checkJsonSchema(descriptor.outputSchema, { label: "output schema" });
   }
-  if (resume) compileSchemaApart(resume.jsonSchema, { label: "resume schema" });
+  if (resume) checkJsonSchema(resume.jsonSchema, { label: "resume schema" });
   return handlerTool(
     {
       descriptor,

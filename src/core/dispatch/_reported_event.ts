@@ -11,7 +11,7 @@ import { copyJsonValue, type JsonLimits } from "../common/limits.ts";
 import { showValue } from "../common/_show_value.ts";
 import { boundText, FAILURE_KINDS, type FailureKind, type ToolFailure, toolFailure } from "../contract/failure.ts";
 import type { Suspension } from "../contract/events.ts";
-import { compileSchemaApart, type JsonSchema } from "../schema/schema.ts";
+import { checkJsonSchema, type JsonSchema } from "../schema/schema.ts";
 
 const KNOWN_FAILURE_KINDS: ReadonlySet<unknown> = new Set(FAILURE_KINDS);
 
@@ -105,7 +105,7 @@ export function readSuspension(suspension: unknown, limits: JsonLimits): Suspens
   const schema = copyJsonValue(resumeSchema, limits);
   if (!schema.ok) return `the suspension's resume schema is not bounded JSON: ${schema.problem.message}`;
   try {
-    compileSchemaApart(schema.value as JsonSchema, { label: "resume schema" });
+    checkJsonSchema(schema.value as JsonSchema, { label: "resume schema" });
   } catch (error) {
     return `the suspension's resume schema is invalid: ${messageOfThrown(error)}`;
   }

@@ -10,7 +10,7 @@ import { schedulerClass } from "../contract/effect.ts";
 import { RegistryError } from "../common/errors.ts";
 import type { TerminalEvent, ToolEvent } from "../contract/events.ts";
 import type { JsonLimits } from "../common/limits.ts";
-import { type CompiledSchema, compileSchemaApart } from "../schema/schema.ts";
+import { checkJsonSchema, type CompiledSchema, compileSchemaApart } from "../schema/schema.ts";
 import { describeTool, type ToolDescriptor } from "../contract/spec.ts";
 import type { SuspendedCall } from "../contract/suspend.ts";
 import type { SealOptions } from "../seal/seal.ts";
@@ -142,21 +142,22 @@ export class ToolSet implements Iterable<DynTool> {
       );
     }
     let descriptor = tool.descriptor;
+    const ownInput = tool.parseInput;
+    const ownOutput = tool.parseOutput;
     let input: CompiledSchema | undefined;
     let output: CompiledSchema | undefined;
     if (!isChecked(tool)) {
       descriptor = describeTool(descriptor);
-      input = compileSchemaApart(descriptor.inputSchema, {
-        label: `input schema of "${descriptor.name}"`,
-      });
+      // Every schema is checked; only one the set validates with (the tool has no parser of its own) is compiled.
+      const inputLabel = { label: `input schema of "${descriptor.name}"` };
+      if (ownInput) checkJsonSchema(descriptor.inputSchema, inputLabel);
+      else input = compileSchemaApart(descriptor.inputSchema, inputLabel);
       if (descriptor.outputSchema !== undefined) {
-        output = compileSchemaApart(descriptor.outputSchema, {
-          label: `output schema of "${descriptor.name}"`,
-        });
+        const outputLabel = { label: `output schema of "${descriptor.name}"` };
+        if (ownOutput) checkJsonSchema(descriptor.outputSchema, outputLabel);
+        else output = compileSchemaApart(descriptor.outputSchema, outputLabel);
       }
     }
-    const ownInput = tool.parseInput;
-    const ownOutput = tool.parseOutput;
     const parseInput = ownInput?.bind(tool) ??
       parserFor(input ?? compileSchemaApart(descriptor.inputSchema));
     const parseOutput = ownOutput?.bind(tool) ??

@@ -268,6 +268,41 @@ export function compileSchemaWith(
   options: CompileSchemaOptions,
   build: Apart<BuildValidator>,
 ): CompiledSchema {
+  const checked = checkedSchema(schema, options);
+  return checked.engine === "compiled" ? compiled(checked, build) : fallback(checked);
+}
+
+/**
+ * Checks a schema as `compileSchema` does, and keeps nothing: neither validator is built or loaded. For a schema
+ * that is only shown, such as the one a tool typed with Valibot derives, which Valibot validates.
+ *
+ * @param schema The schema.
+ * @param options As `compileSchema`'s.
+ * @throws {InvalidSpecError} As `compileSchema` does.
+ */
+export function checkJsonSchema(schema: JsonSchema, options: CompileSchemaOptions = {}): void {
+  checkedSchema(schema, options);
+}
+
+/** A schema that passed every check: the validator that runs it, and what that validator reads. */
+type CheckedSchema =
+  | {
+    readonly engine: "compiled";
+    readonly label: string;
+    readonly draft: JsonSchemaDraft;
+    readonly own: JsonSchema;
+    readonly checked: CheckedValidator;
+  }
+  | {
+    readonly engine: "fallback";
+    readonly label: string;
+    readonly draft: JsonSchemaDraft;
+    readonly own: JsonSchema;
+    readonly remotes: Readonly<Record<string, JsonSchema>>;
+    readonly assertFormats: boolean;
+  };
+
+function checkedSchema(schema: JsonSchema, options: CompileSchemaOptions): CheckedSchema {
   const label = options.label ?? "schema";
   const limits = options.limits ?? SCHEMA_LIMITS;
   // Private copies, which the validator reads when it is built, on the first validation: nothing can change them
@@ -312,7 +347,7 @@ export function compileSchemaWith(
         budget: options.budget,
         label,
       });
-      return compiled(label, draft, copy, checked, build);
+      return { engine: "compiled", label, draft, own: copy, checked };
     } catch (error) {
       if (!(error instanceof SchemaRefusal)) throw error;
       refusal = error;
@@ -332,7 +367,7 @@ export function compileSchemaWith(
       { path: "" },
     );
   }
-  return fallback(label, draft, copy, ownRemotes, assertFormats);
+  return { engine: "fallback", label, draft, own: copy, remotes: ownRemotes, assertFormats };
 }
 
 /** The compiled validator's refusal of a schema as `compileSchema` reports it: the schema named by its label. */
@@ -367,10 +402,7 @@ function nearestCompiled(
  * them (and the format scanners, for a schema that asserts a format) has loaded.
  */
 function compiled(
-  label: string,
-  draft: JsonSchemaDraft,
-  own: JsonSchema,
-  checked: CheckedValidator,
+  { label, draft, own, checked }: CheckedSchema & { readonly engine: "compiled" },
   build: Apart<BuildValidator>,
 ): CompiledSchema {
   if (checked.assertsFormats) {
@@ -396,11 +428,7 @@ function answer(validator: CompiledValidator, value: unknown): SchemaValidation 
 
 /** A schema the fallback validates: cfworker compiles it on its first validation, once it has loaded. */
 function fallback(
-  label: string,
-  draft: JsonSchemaDraft,
-  own: JsonSchema,
-  remotes: Readonly<Record<string, JsonSchema>>,
-  assertFormats: boolean,
+  { label, draft, own, remotes, assertFormats }: CheckedSchema & { readonly engine: "fallback" },
 ): CompiledSchema {
   return builtApart(label, draft, "fallback", own, FALLBACK, "the fallback validator it needs has", (compile) => {
     let validate: (value: unknown) => SchemaValidation;
