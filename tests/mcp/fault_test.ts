@@ -10,7 +10,15 @@ import { connectMcpServer, McpConnectionError, type McpToolsChange } from "../..
 import { LineReader } from "../../src/mcp/client/_line_reader.ts";
 import { boundedFetch } from "../../src/mcp/client/_http_bodies.ts";
 import { ParkedMessages } from "../../src/mcp/client/_paced_message.ts";
-import { envelopeOfLong, longMessage, opensObject } from "../../src/mcp/client/_long_message.ts";
+import type { TopLevel } from "../../src/mcp/_paced_json.ts";
+import {
+  envelopeOf,
+  headOfLong,
+  type LongMessage,
+  longMessageOf,
+  opensObject,
+  toldByHead,
+} from "../../src/mcp/client/_long_message.ts";
 import { watchedFetch } from "../../src/mcp/client/_http_watch.ts";
 import { connectFixture, livingChildren, servingSse, startHttpFixture, TEST_LOCK } from "./_helpers.ts";
 import { fc } from "../dev_deps.ts";
@@ -362,6 +370,59 @@ Deno.test("on the session's own stream, an event past the byte cap is skipped to
   }
 });
 
+Deno.test("on the session's own stream, an event past the byte cap whose head names its id is answered for before it ends", async () => {
+  const encoder = new TextEncoder();
+  const cap = 1_000;
+  const answered: unknown[] = [];
+  const reported: string[] = [];
+  // A request of the server's with its id first, then an endless payload: the stream stays open.
+  let more: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const serve: typeof fetch = () =>
+    Promise.resolve(
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            more = controller;
+            controller.enqueue(
+              encoder.encode('data: {"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{"text":"'),
+            );
+            controller.enqueue(encoder.encode("x".repeat(3 * cap)));
+          },
+        }),
+        { headers: { "content-type": "text/event-stream" } },
+      ),
+    );
+  const response = await boundedFetch(serve, {
+    maxBytes: cap,
+    onTooLarge: () => assert.fail("the event can be told apart"),
+    parked: new ParkedMessages(),
+    answer: (message) => answered.push(message),
+    report: (error) => reported.push(error.message),
+  })("http://127.0.0.1/mcp", { method: "GET" });
+  const reader = response.body!.getReader();
+  // The transport reads on; nothing comes out in place of a request, so the read waits for the stream's next event.
+  const next = reader.read();
+  for (let i = 0; i < 50 && answered.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.deepEqual(answered, [{
+    jsonrpc: "2.0",
+    id: 9,
+    error: {
+      code: -32600,
+      message: `Cannot read the server's request as it is longer than ${cap} bytes (the maxMessageBytes limit)`,
+    },
+  }]);
+  assert.equal(reported.length, 1);
+  // Its end, when it comes, adds nothing; the event after it passes.
+  const short = 'data: {"jsonrpc":"2.0","method":"notifications/progress","params":{}}\n\n';
+  more!.enqueue(encoder.encode(`"}}\n\n${short}`));
+  more!.close();
+  const read = await next;
+  assert.equal(new TextDecoder().decode(read.value), short);
+  assert.equal((await reader.read()).done, true);
+  assert.equal(answered.length, 1);
+  assert.equal(reported.length, 1);
+});
+
 /** The data of each event of an SSE stream's text, as the transport's parser reads it. */
 function sseData(text: string): string[] {
   const events: string[] = [];
@@ -482,11 +543,22 @@ Deno.test("over stdio, every line past the byte cap is told apart and the others
   await fc.assert(
     fc.asyncProperty(longMessages(["\n", "\r\n"]), async ({ messages, sizes }) => {
       const texts = messages.map(({ message }) => sdkText(message));
-      // In the order the lines came: a line as it is, a long one as what its head and tail tell.
+      // In the order the lines came: a line as it is, a long one as what its head tells when it passes the cap, or
+      // else what its head and tail tell at its end, as the stdio transport reads them.
       const read: Promise<unknown>[] = [];
+      let skipped: Promise<{ start: TopLevel; told?: LongMessage }> | undefined;
       const reader = new LineReader(LONG_CAP, (line) => read.push(Promise.resolve(line)), {
-        starts: opensObject,
-        ends: (head, tail) => void read.push(longMessage(head, tail, LONG_CAP, pause)),
+        starts: (head) => {
+          skipped = headOfLong(head, pause).then((start) => ({ start, told: toldByHead(head, start, LONG_CAP) }));
+          read.push(skipped.then(({ told }) => told));
+          return opensObject(head);
+        },
+        ends: (head, tail) =>
+          void read.push(
+            skipped!.then(({ start, told }) =>
+              told === undefined ? longMessageOf(head, envelopeOf(start, tail), LONG_CAP) : undefined
+            ),
+          ),
         stopped: () => assert.fail("every line can be told apart"),
       });
       const lines = messages.map(({ end }, i) => `${texts[i]}${end}`).join("");
@@ -500,7 +572,8 @@ Deno.test("over stdio, every line past the byte cap is told apart and the others
           ? { kind: "request", reply }
           : { kind: "notification" };
       });
-      const got = (await Promise.all(read)).map((outcome) =>
+      // A long line told by its head has nothing more to tell at its end.
+      const got = (await Promise.all(read)).filter((outcome) => outcome !== undefined).map((outcome) =>
         typeof outcome === "string" ? outcome : { ...(outcome as Record<string, unknown>), note: undefined }
       );
       assert.deepEqual(got, expected.map((e) => typeof e === "string" ? e : { ...e, note: undefined }));
@@ -587,6 +660,20 @@ Deno.test("a stdio server's answer longer than maxMessageBytes fails that call a
   assert.equal(server.closed, false);
   assert.equal(text(await beside), "bulk");
   assert.equal(text(await tools.call({ id: "3", name: "fixture__bulk", arguments: { items: ["b"] } })), "bulk");
+});
+
+Deno.test("a stdio server's answer that names its id first and never ends fails its call once past maxMessageBytes, not at a timeout", async () => {
+  await using server = await connectFixture("default", { maxMessageBytes: MiB });
+  const tools = server.register(new ToolSet());
+  const started = Date.now();
+  const end = await tools.call({ id: "1", name: "fixture__endless-answer" }, { timeoutMs: 60_000 });
+  const elapsed = Date.now() - started;
+  // Its end never comes: the head, read as the line passed the limit, failed the call.
+  assert.ok(elapsed < 10_000, `${elapsed} ms`);
+  const { kind, message } = failure(end);
+  assert.equal(kind, "invalid_output");
+  assert.match(message, /as it is longer than 1048576 bytes \(the maxMessageBytes limit\)$/);
+  assert.equal(server.closed, false);
 });
 
 for (const transport of ["stdio", "HTTP"]) {
@@ -722,11 +809,13 @@ Deno.test("the envelope of a message too long to read comes from its head, or fr
   for (const [text, expected] of cases) {
     // The head is what a reader keeps of the start: here, up to the payload.
     const head = text.slice(0, text.indexOf("xx") === -1 ? text.length : text.indexOf("xx") + 2);
-    assert.deepEqual(await envelopeOfLong(head, text.slice(-30), pause), expected, text);
+    assert.deepEqual(envelopeOf(await headOfLong(head, pause), text.slice(-30)), expected, text);
   }
   // The whole message but its last bytes in the head, which stops inside the id: the tail names it.
   const request = '{"method":"ping","params":{},"jsonrpc":"2.0","id":100}';
-  assert.deepEqual(await envelopeOfLong(request.slice(0, -2), request.slice(-30), pause), { id: 100, hasMethod: true });
+  const start = await headOfLong(request.slice(0, -2), pause);
+  assert.deepEqual(start, { hasMethod: true });
+  assert.deepEqual(envelopeOf(start, request.slice(-30)), { id: 100, hasMethod: true });
 });
 
 Deno.test("the stdio line reader splits lines across chunks and keeps multi-byte characters whole", () => {

@@ -16,16 +16,19 @@
 // told apart ends the connection.
 
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
-import { PIECE_CHARS } from "../_paced_json.ts";
+import { PIECE_CHARS, type TopLevel } from "../_paced_json.ts";
 import { type ParkedMessages, unreadAnswer, UnreadRequest } from "./_paced_message.ts";
 import {
-  envelopeOfLong,
+  envelopeOf,
   HEAD_CHARS,
+  headOfLong,
   lastBytes,
-  longMessage,
+  type LongMessage,
+  longMessageOf,
   MAX_SKIPPED_BYTES,
   opensObject,
   TAIL_BYTES,
+  toldByHead,
 } from "./_long_message.ts";
 import { slices } from "../../core/common/_slices.ts";
 import { isRecord } from "../../core/common/_is_record.ts";
@@ -252,8 +255,9 @@ function events(
   let afterReturn = false;
   // The size of the event that "\r" ended, if it did: the "\n" is that event's last byte.
   let endedOnReturn: number | undefined;
-  // The event past the cap being skipped to its end: what its head said, its last bytes and its size so far.
-  let skipping: { readonly event: EventHead; tail: Uint8Array; bytes: number } | undefined;
+  // The event past the cap being skipped to its end: what its head said (and whether that told what it is), its
+  // last bytes and its size so far.
+  let skipping: { readonly event: EventHead; readonly told: boolean; tail: Uint8Array; bytes: number } | undefined;
   // What broke the stream, once the events before it have gone out.
   let broken: { readonly error: unknown } | undefined;
   /**
@@ -266,21 +270,31 @@ function events(
     const event = delivery === undefined ? undefined : eventHead(head);
     if (event === undefined || event.type !== "message") return event;
     if (!opensObject(event.data)) return undefined;
+    const start = await headOfLong(event.data, pause);
     const answers = delivery!.standIns().length > 0;
-    return !answers || (await envelopeOfLong(event.data, "", pause)).hasMethod ? event : undefined;
+    return !answers || start.hasMethod ? { ...event, start } : undefined;
   };
-  /** What goes out in place of an event past the cap, as `skipped` read it; throws when it cannot be told apart. */
-  const inPlaceOf = async (event: EventHead | undefined, tail: Uint8Array): Promise<Uint8Array[]> => {
-    if (event === undefined) throw tooLarge();
-    // Only a message event carries JSON-RPC; the transport reads past any other.
-    if (event.type !== "message") return [];
-    const long = await longMessage(event.data, new TextDecoder().decode(tail), maxBytes, pause);
+  /** What goes out in place of a long message; throws when it cannot be told apart. */
+  const instead = (long: LongMessage): Uint8Array[] => {
     if (long.kind === "unknown") throw tooLarge();
     if (long.kind === "answer") return [messageEvent(long.standIn)];
     const { rules } = delivery!;
     if (long.kind === "request") rules.answer(long.reply);
     rules.report(new Error(long.note));
     return [];
+  };
+  /**
+   * What a message event past the cap is from its head alone, as soon as it passes the cap: told when the head
+   * names its id (see `toldByHead`).
+   */
+  const toldAtOnce = (event: EventHead): LongMessage | undefined =>
+    event.start === undefined ? undefined : toldByHead(event.data, event.start, maxBytes);
+  /** What goes out in place of an event past the cap that has ended, as `skipped` read it; throws when it cannot. */
+  const inPlaceOf = (event: EventHead | undefined, tail: Uint8Array): Uint8Array[] => {
+    if (event === undefined) throw tooLarge();
+    // Only a message event carries JSON-RPC (and has its head read); the transport reads past any other.
+    if (event.start === undefined) return [];
+    return instead(longMessageOf(event.data, envelopeOf(event.start, new TextDecoder().decode(tail)), maxBytes));
   };
   /** Adds the whole events in a chunk to `out`, each as it came, parked or replaced; the rest waits in `parts`. */
   const split = async (bytes: Uint8Array, out: Uint8Array[]): Promise<void> => {
@@ -315,16 +329,16 @@ function events(
       eventFrom = end;
       let replaced: Uint8Array[];
       if (skipping !== undefined) {
-        const { event, tail } = skipping;
+        const { event, told, tail } = skipping;
         skipping = undefined;
-        replaced = await inPlaceOf(event, lastBytes(tail, last));
+        replaced = told ? [] : inPlaceOf(event, lastBytes(tail, last));
       } else {
         parts.push(last);
         const event = parts;
         const size = partBytes + last.length;
         parts = [];
         partBytes = 0;
-        if (size > maxBytes) replaced = await inPlaceOf(await skipped(headOf(event)), tailOf(event));
+        if (size > maxBytes) replaced = inPlaceOf(await skipped(headOf(event)), tailOf(event));
         else {
           if (afterReturn) endedOnReturn = size;
           const parked = delivery !== undefined && size > PIECE_CHARS;
@@ -351,7 +365,10 @@ function events(
     // An event past the cap is not held until it ends.
     const event = await skipped(headOf(parts));
     if (event === undefined) throw tooLarge();
-    skipping = { event, tail: tailOf(parts), bytes: partBytes };
+    // What stands in for a message its head tells goes out now, not once the skip reaches its end.
+    const told = toldAtOnce(event);
+    if (told !== undefined) { for (const part of instead(told)) out.push(part); }
+    skipping = { event, told: told !== undefined, tail: tailOf(parts), bytes: partBytes };
     parts = [];
     partBytes = 0;
   };
@@ -416,6 +433,8 @@ function tailOf(parts: readonly Uint8Array[]): Uint8Array {
 interface EventHead {
   readonly type: string;
   readonly data: string;
+  /** What that start said of the message's envelope, for a message event skipped to its end. */
+  readonly start?: TopLevel;
 }
 
 /** An SSE event's head, from its first characters; undefined when no data line starts in them. */

@@ -1,6 +1,7 @@
 // A server's message past maxMessageBytes is never held whole: its reader
 // keeps its first characters and its last bytes, skips the rest to its end,
-// and hands both here to tell what the message was. An answer to the host
+// and hands both here to tell what the message was (the first characters
+// alone, as soon as it passes the limit, when they name its id). An answer to the host
 // becomes an error answer that fails its request alone; a request of the
 // server's is answered with an error; a notification is dropped. A message
 // whose id cannot be read this way is "unknown", and its reader ends the
@@ -45,45 +46,64 @@ const CUT_NUMBER = /[-+.eE\d]+$/;
 const ENDS_ON_ID = /,\s*"id"\s*:\s*(-?\d{1,15})\s*\}\s*$/;
 
 /**
- * The envelope of a message too long to read, from its first characters and its last ones: the head read as the
- * start of an object, and, when it names no id, the tail's last member when that is a numeric id (the SDK's server
- * writes the id last, after the payload).
+ * What a long message's first characters say of its envelope, read as the start of an object: its id, when they
+ * name one, and whether it has a method.
  *
  * @param head The message's first characters.
- * @param tail Its last characters.
  * @param pause Awaited now and then during the scan.
- * @returns Its id, when one was found, and whether its head has a method.
+ * @returns What they say.
  */
-export async function envelopeOfLong(head: string, tail: string, pause: () => Promise<void>): Promise<TopLevel> {
+export function headOfLong(head: string, pause: () => Promise<void>): Promise<TopLevel> {
   // The head may stop inside a number: `"id":10` of `"id":100`. What could be one is not read.
-  const start = await topLevelOf(head.replace(CUT_NUMBER, ""), pause, MAX_ENVELOPE_STRING);
-  const last = ENDS_ON_ID.exec(tail)?.[1];
-  const id = start.id ?? (last === undefined ? undefined : Number(last));
-  return id === undefined ? { hasMethod: start.hasMethod } : { id, hasMethod: start.hasMethod };
+  return topLevelOf(head.replace(CUT_NUMBER, ""), pause, MAX_ENVELOPE_STRING);
 }
 
 /**
- * Tells what a message past the limit was from its head and tail (see `envelopeOfLong`).
+ * The envelope of a message too long to read, from what its head said and its last characters: the head's id, or,
+ * when it names none, the tail's last member when that is a numeric id (the SDK's server writes the id last, after
+ * the payload).
  *
- * @param head The message's first characters.
+ * @param start What its head said (see {@linkcode headOfLong}).
  * @param tail Its last characters.
+ * @returns Its id, when one was found, and whether its head has a method.
+ */
+export function envelopeOf(start: TopLevel, tail: string): TopLevel {
+  if (start.id !== undefined) return start;
+  const last = ENDS_ON_ID.exec(tail)?.[1];
+  return last === undefined ? start : { id: Number(last), hasMethod: start.hasMethod };
+}
+
+/**
+ * Tells what a message past the limit was from its envelope (see {@linkcode envelopeOf}).
+ *
+ * @param head The message's first characters, for the note of one skipped.
+ * @param envelope Its envelope.
  * @param maxBytes The limit it is past, for the messages that name it.
- * @param pause Awaited now and then while the head is read.
  * @returns What it was.
  */
-export async function longMessage(
-  head: string,
-  tail: string,
-  maxBytes: number,
-  pause: () => Promise<void>,
-): Promise<LongMessage> {
+export function longMessageOf(head: string, envelope: TopLevel, maxBytes: number): LongMessage {
   const why = `it is longer than ${maxBytes} bytes (the maxMessageBytes limit)`;
-  const { id, hasMethod } = await envelopeOfLong(head, tail, pause);
+  const { id, hasMethod } = envelope;
   if (!hasMethod) return id === undefined ? { kind: "unknown" } : { kind: "answer", standIn: unreadAnswer(id, why) };
   const note = `Skipped a message of the server's as ${why}: ${head.slice(0, 200)}`;
   return id === undefined
     ? { kind: "notification", note }
     : { kind: "request", reply: unreadRequestAnswer(id, why), note };
+}
+
+/**
+ * What a message past the limit is, from its head alone, as soon as it passes the limit: told when the head names
+ * its id (as a server that writes the id first does), since the tail is read only for an id the head lacks; then
+ * its call fails, or its request is answered, at once rather than once the skip reaches its end, which may be far
+ * off, or never come.
+ *
+ * @param head The message's first characters.
+ * @param start What they said (see {@linkcode headOfLong}).
+ * @param maxBytes The limit it is past.
+ * @returns What it is, as {@linkcode longMessageOf} would tell at its end; undefined when the head names no id.
+ */
+export function toldByHead(head: string, start: TopLevel, maxBytes: number): LongMessage | undefined {
+  return start.id === undefined ? undefined : longMessageOf(head, start, maxBytes);
 }
 
 /**

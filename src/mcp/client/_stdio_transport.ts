@@ -14,7 +14,8 @@ import { type JSONRPCMessage, parseJSONRPCMessage, type Transport } from "@model
 import { LineReader } from "./_line_reader.ts";
 import { PIECE_CHARS } from "../_paced_json.ts";
 import { readMessage, UnreadRequest } from "./_paced_message.ts";
-import { longMessage, opensObject } from "./_long_message.ts";
+import { envelopeOf, headOfLong, type LongMessage, longMessageOf, opensObject, toldByHead } from "./_long_message.ts";
+import type { TopLevel } from "../_paced_json.ts";
 import { slices } from "../../core/common/_slices.ts";
 
 /** How to start a stdio MCP server. */
@@ -95,15 +96,16 @@ export class StdioTransport implements Transport {
   readonly #pause = slices();
   #fault: string | undefined;
   #exit: string | undefined;
+  /** What the head of the long line being skipped said, and whether that told what the line is. */
+  #longHead: { readonly start: TopLevel; readonly told: boolean } | undefined;
   /** Why it could not start, when it could not. */
   spawnError: (Error & { code?: string }) | undefined;
 
   constructor(params: StdioServerParameters) {
     this.#params = params;
     this.#stdout = new LineReader(params.maxMessageBytes, (line) => this.#line(line), {
-      // Only an object can say which message it is; anything else that long ends the connection at once.
-      starts: opensObject,
-      ends: (head, tail) => this.#longLine(head, tail),
+      starts: (head) => this.#longStarts(head),
+      ends: (head, tail) => this.#longEnds(head, tail),
       stopped: () => this.#tooLong(),
     });
   }
@@ -116,15 +118,38 @@ export class StdioTransport implements Transport {
     void this.close();
   }
 
-  /** A line past the limit, skipped: told apart by its head and tail (see _long_message.ts), or the connection ends. */
-  #longLine(head: string, tail: string): void {
+  /**
+   * A line just passed the limit: it is skipped, and told apart by its head and tail (see _long_message.ts), or the
+   * connection ends. A head that names the line's id tells at once, so its call fails now, not once the skip reaches
+   * the line's end.
+   */
+  #longStarts(head: string): boolean {
+    // Only an object can say which message it is; anything else that long ends the connection at once.
+    if (!opensObject(head)) return false;
     this.#inTurn(async () => {
-      const long = await longMessage(head, tail, this.#params.maxMessageBytes, this.#pause);
-      if (long.kind === "unknown") return this.#tooLong();
-      if (long.kind === "answer") return this.#deliver(long.standIn);
-      if (long.kind === "request") this.send(long.reply).catch(() => {});
-      this.onerror?.(new Error(long.note));
+      const start = await headOfLong(head, this.#pause);
+      const told = toldByHead(head, start, this.#params.maxMessageBytes);
+      this.#longHead = { start, told: told !== undefined };
+      if (told !== undefined) this.#insteadOfLong(told);
     });
+    return true;
+  }
+
+  /** The end of the long line being skipped: told apart by its tail too, unless its head told already. */
+  #longEnds(head: string, tail: string): void {
+    this.#inTurn(async () => {
+      const { start, told } = this.#longHead!;
+      this.#longHead = undefined;
+      if (!told) this.#insteadOfLong(longMessageOf(head, envelopeOf(start, tail), this.#params.maxMessageBytes));
+    });
+  }
+
+  /** Does what a long line's kind asks in its place. */
+  #insteadOfLong(long: LongMessage): void {
+    if (long.kind === "unknown") return this.#tooLong();
+    if (long.kind === "answer") return this.#deliver(long.standIn);
+    if (long.kind === "request") this.send(long.reply).catch(() => {});
+    this.onerror?.(new Error(long.note));
   }
 
   /**
