@@ -116,11 +116,11 @@ export interface McpConnectionOptions {
    * message naming this limit) and the connection goes on. A stdio line or
    * an SSE event is skipped to its end, never held, when it starts as an
    * object that names its id (at its start, or last, as the SDK's servers
-   * write it): an answer fails its request, a request of the server's is
-   * answered with an error, a notification is dropped (when its id comes
-   * first, at once, before its end); an answer in the response to an HTTP
-   * request is cut there. Any other message that long,
-   * or one that runs on past 256 MiB, ends the connection, since a call may
+   * write it): an answer fails its request and a request of the server's
+   * is answered with an error (at once, before its end, when its id comes
+   * first), a notification is dropped; an answer in the response to an HTTP
+   * request is cut there. Any other message that long, or one that runs on
+   * past 256 MiB, ends the connection, since a call may
    * be waiting for it (calls in flight fail as `unavailable` with a message
    * naming this limit, and so does connecting), or, in the response to an
    * HTTP request, fails the requests it answers. Applies to the stdio and
