@@ -287,14 +287,7 @@ Deno.test("in the response to a POST, a request of the server's past the byte ca
       body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "ask" } }),
     });
     assert.equal(await response.text(), done, `chunks of ${size}`);
-    assert.deepEqual(answered, [{
-      jsonrpc: "2.0",
-      id: 0,
-      error: {
-        code: -32600,
-        message: `Cannot read the server's request as it is longer than ${cap} bytes (the maxMessageBytes limit)`,
-      },
-    }]);
+    assert.deepEqual(answered, [refusedRequest(0, cap)]);
     assert.equal(reported.length, 1);
   }
 });
@@ -354,11 +347,7 @@ Deno.test("on the session's own stream, an event past the byte cap is skipped to
       `${short}event: message\ndata: ${JSON.stringify(standIn)}\n\n${short}`,
       `chunks of ${size}`,
     );
-    assert.deepEqual(answered, [{
-      jsonrpc: "2.0",
-      id: 3,
-      error: { code: -32600, message: `Cannot read the server's request as ${why}` },
-    }]);
+    assert.deepEqual(answered, [refusedRequest(3, cap)]);
     assert.equal(reported.length, 2);
     assert.match(
       reported[0],
@@ -403,14 +392,7 @@ Deno.test("on the session's own stream, an event past the byte cap whose head na
   // The transport reads on; nothing comes out in place of a request, so the read waits for the stream's next event.
   const next = reader.read();
   for (let i = 0; i < 50 && answered.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  assert.deepEqual(answered, [{
-    jsonrpc: "2.0",
-    id: 9,
-    error: {
-      code: -32600,
-      message: `Cannot read the server's request as it is longer than ${cap} bytes (the maxMessageBytes limit)`,
-    },
-  }]);
+  assert.deepEqual(answered, [refusedRequest(9, cap)]);
   assert.equal(reported.length, 1);
   // Its end, when it comes, adds nothing; the event after it passes.
   const short = 'data: {"jsonrpc":"2.0","method":"notifications/progress","params":{}}\n\n';
@@ -422,6 +404,12 @@ Deno.test("on the session's own stream, an event past the byte cap whose head na
   assert.equal(answered.length, 1);
   assert.equal(reported.length, 1);
 });
+
+/** The error answer a request of the server's past the byte cap `cap` is refused with. */
+function refusedRequest(id: number, cap: number): unknown {
+  const message = `Cannot read the server's request as it is longer than ${cap} bytes (the maxMessageBytes limit)`;
+  return { jsonrpc: "2.0", id, error: { code: -32600, message } };
+}
 
 /** The data of each event of an SSE stream's text, as the transport's parser reads it. */
 function sseData(text: string): string[] {
@@ -485,13 +473,7 @@ function pastCap(m: LongCase): { standIn?: unknown; reply?: unknown } {
     };
   }
   if (m.kind === "notification") return {};
-  return {
-    reply: {
-      jsonrpc: "2.0",
-      id: m.id,
-      error: { code: -32600, message: `Cannot read the server's request as ${LONG_WHY}` },
-    },
-  };
+  return { reply: refusedRequest(m.id, LONG_CAP) };
 }
 
 /** Bytes cut into chunks of the sizes given, in turn. */
