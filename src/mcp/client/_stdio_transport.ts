@@ -137,7 +137,7 @@ export class StdioTransport implements Transport {
 
   /** The end of the long line being skipped: told apart by its tail too, unless its head told already. */
   #longEnds(head: string, tail: string): void {
-    this.#inTurn(async () => {
+    this.#inTurn(() => {
       const { start, told } = this.#longHead!;
       this.#longHead = undefined;
       if (!told) this.#insteadOfLong(longMessageOf(head, envelopeOf(start, tail), this.#params.maxMessageBytes));
@@ -246,7 +246,7 @@ export class StdioTransport implements Transport {
   }
 
   /** Runs `step` after the steps queued before it, so that lines are delivered in the order they came. */
-  #inTurn(step: () => Promise<void>): void {
+  #inTurn(step: () => void | Promise<void>): void {
     const reading: Promise<void> = (this.#reading ?? Promise.resolve()).then(step).finally(() => {
       if (this.#reading === reading) this.#reading = undefined;
     });
