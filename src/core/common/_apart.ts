@@ -42,6 +42,8 @@ export function apart<T>(importer: () => Promise<T>): Apart<T> {
   const loading = new Promise<void>((resolve) => begin = resolve).then(importer).then((value) => {
     loaded = value;
   });
+  // A failed load reaches whoever awaits it, never the host as an unhandled rejection, however many start it.
+  loading.catch(() => {});
   const load = () => {
     begin();
     return loading;
@@ -83,7 +85,14 @@ export function joined<A, B>(first: Apart<A>, second: Apart<B>): Apart<readonly 
       }
       return both;
     },
-    load: () => loading ??= Promise.all([first.load(), second.load()]).then(() => {}),
+    load: () => {
+      if (loading === undefined) {
+        loading = Promise.all([first.load(), second.load()]).then(() => {});
+        // As for one module: a failed load reaches whoever awaits it, never the host as an unhandled rejection.
+        loading.catch(() => {});
+      }
+      return loading;
+    },
     use: (work) => handle.loaded !== undefined ? work(handle.loaded) : handle.load().then(() => work(handle.loaded!)),
   };
   return handle;

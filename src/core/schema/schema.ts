@@ -464,8 +464,8 @@ function builtApart<T>(
   needs: string,
   build: (loaded: T) => (value: unknown) => SchemaValidation,
 ): CompiledSchema {
-  // A failed load is reported by `loading` and `validate`, never as an unhandled rejection.
-  if (part.loaded === undefined) part.load().catch(() => {});
+  // A failed load is reported by `loading` and `validate` (and never as an unhandled rejection: see `apart`).
+  if (part.loaded === undefined) void part.load();
   let validate: ((value: unknown) => SchemaValidation) | undefined;
   return new Compiled(draft, engine, own, (value) => {
     if (validate === undefined) {

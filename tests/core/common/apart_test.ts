@@ -1,13 +1,14 @@
 // The handle of a module loaded on first need: it loads once, hands over what
-// the module provides (at once, once loaded), and leaves no async context of
-// the call that loaded it behind. Deno keeps the AsyncLocalStorage store an
+// the module provides (at once, once loaded), leaves no async context of the
+// call that loaded it behind, and a failed load reaches only whoever awaits
+// it. Deno keeps the AsyncLocalStorage store an
 // `import()` is called in for the tasks its runtime starts afterwards (a
 // server's next request, the next test), so the handle must not call
 // `import()` in the caller's store.
 
 import assert from "node:assert/strict";
 import { AsyncLocalStorage } from "node:async_hooks";
-import { apart } from "../../../src/core/common/_apart.ts";
+import { apart, joined, present } from "../../../src/core/common/_apart.ts";
 
 const store = new AsyncLocalStorage<string>();
 let imports = 0;
@@ -30,4 +31,42 @@ Deno.test("apart() loads once on first need, inside the caller's store, and then
 Deno.test("apart() leaves the store of the call that first loaded it out of what the runtime starts next", () => {
   // Deno starts each test from its own loop, as it starts a server's next request.
   assert.equal(store.getStore(), undefined);
+});
+
+Deno.test("a failed load reaches whoever awaits it, never the host as an unhandled rejection", async () => {
+  const unhandled: unknown[] = [];
+  const listener = (event: PromiseRejectionEvent) => {
+    unhandled.push(event.reason);
+    event.preventDefault();
+  };
+  globalThis.addEventListener("unhandledrejection", listener);
+  try {
+    const broken = apart<number>(() => Promise.reject(new Error("the chunk is missing")));
+    const both = joined(broken, present("here"));
+    // Started and left, as a schema compiled while its validator loads leaves them.
+    void broken.load();
+    void both.load();
+    await assert.rejects(broken.load(), /the chunk is missing/);
+    await assert.rejects(both.load(), /the chunk is missing/);
+    assert.equal(both.loaded, undefined);
+    // Two turns of the event loop, for an unhandled rejection to be reported.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  } finally {
+    globalThis.removeEventListener("unhandledrejection", listener);
+  }
+  assert.deepEqual(unhandled, []);
+});
+
+Deno.test("present() has loaded; joined() has loaded once both have, and hands both over", async () => {
+  const now = present(1);
+  assert.equal(now.loaded, 1);
+  assert.equal(now.use((one) => one + 1), 2);
+  await now.load();
+  const later = apart(() => Promise.resolve("two"));
+  const both = joined(now, later);
+  assert.equal(both.loaded, undefined);
+  assert.deepEqual(await both.use(([one, two]) => `${one} ${two}`), "1 two");
+  assert.deepEqual(both.loaded, [1, "two"]);
+  assert.equal(both.load(), both.load());
 });
