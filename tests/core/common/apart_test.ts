@@ -41,17 +41,19 @@ Deno.test("a failed load reaches whoever awaits it, never the host as an unhandl
   };
   globalThis.addEventListener("unhandledrejection", listener);
   try {
-    const broken = apart<number>(() => Promise.reject(new Error("the chunk is missing")));
-    const both = joined(broken, present("here"));
+    const missing = () => Promise.reject(new Error("the chunk is missing"));
     // Started and left, as a schema compiled while its validator loads leaves them.
-    void broken.load();
-    void both.load();
-    await assert.rejects(broken.load(), /the chunk is missing/);
-    await assert.rejects(both.load(), /the chunk is missing/);
-    assert.equal(both.loaded, undefined);
+    const left = apart<number>(missing);
+    void left.load();
+    void joined(apart<number>(missing), present("here")).load();
     // Two turns of the event loop, for an unhandled rejection to be reported.
     await new Promise((resolve) => setTimeout(resolve, 0));
     await new Promise((resolve) => setTimeout(resolve, 0));
+    // Whoever awaits one gets the failure.
+    await assert.rejects(left.load(), /the chunk is missing/);
+    const both = joined(apart<number>(missing), present("here"));
+    await assert.rejects(both.load(), /the chunk is missing/);
+    assert.equal(both.loaded, undefined);
   } finally {
     globalThis.removeEventListener("unhandledrejection", listener);
   }
