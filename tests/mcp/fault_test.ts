@@ -13,6 +13,7 @@ import { ParkedMessages } from "../../src/mcp/client/_paced_message.ts";
 import type { TopLevel } from "../../src/mcp/_paced_json.ts";
 import {
   envelopeOf,
+  HEAD_CHARS,
   headOfLong,
   type LongMessage,
   longMessageOf,
@@ -428,16 +429,21 @@ function sseData(text: string): string[] {
 const LONG_CAP = 300;
 const LONG_WHY = `it is longer than ${LONG_CAP} bytes (the maxMessageBytes limit)`;
 
-/** Messages as the SDK's server writes them (the id last), short or past `LONG_CAP`, each with a line ending. */
+/**
+ * Messages as servers write them, the id last (as the TypeScript SDK does) or first (as Python's does), short, past
+ * `LONG_CAP`, or longer than the head a reader keeps of one, each with a line ending.
+ */
 function longMessages(ends: readonly string[]) {
   const unit = fc.constantFrom("x", "é", "€", " ");
   const filler = fc.oneof(
     fc.string({ unit, minLength: 1, maxLength: 60 }),
     fc.string({ unit, minLength: LONG_CAP, maxLength: 2 * LONG_CAP, size: "max" }),
+    fc.string({ unit, minLength: HEAD_CHARS, maxLength: HEAD_CHARS + 400, size: "max" }),
   );
+  const idFirst = fc.boolean();
   const message = fc.oneof(
-    fc.record({ kind: fc.constant("answer" as const), id: fc.nat(1_000), text: filler }),
-    fc.record({ kind: fc.constant("request" as const), id: fc.nat(1_000), text: filler }),
+    fc.record({ kind: fc.constant("answer" as const), id: fc.nat(1_000), idFirst, text: filler }),
+    fc.record({ kind: fc.constant("request" as const), id: fc.nat(1_000), idFirst, text: filler }),
     fc.record({ kind: fc.constant("notification" as const), text: filler }),
   );
   return fc.record({
@@ -449,16 +455,16 @@ function longMessages(ends: readonly string[]) {
   });
 }
 
-type LongCase = { kind: "answer" | "request"; id: number; text: string } | { kind: "notification"; text: string };
+type LongCase =
+  | { kind: "answer" | "request"; id: number; idFirst: boolean; text: string }
+  | { kind: "notification"; text: string };
 
-function sdkText(m: LongCase): string {
-  return JSON.stringify(
-    m.kind === "answer"
-      ? { result: { text: m.text }, jsonrpc: "2.0", id: m.id }
-      : m.kind === "request"
-      ? { method: "ping", params: { text: m.text }, jsonrpc: "2.0", id: m.id }
-      : { method: "notifications/message", params: { text: m.text }, jsonrpc: "2.0" },
-  );
+function serverText(m: LongCase): string {
+  if (m.kind === "notification") {
+    return JSON.stringify({ method: "notifications/message", params: { text: m.text }, jsonrpc: "2.0" });
+  }
+  const body = m.kind === "answer" ? { result: { text: m.text } } : { method: "ping", params: { text: m.text } };
+  return JSON.stringify(m.idFirst ? { jsonrpc: "2.0", id: m.id, ...body } : { ...body, jsonrpc: "2.0", id: m.id });
 }
 
 /** What is to come of a message past the cap: its stand-in, the server's reply, or nothing (a note). */
@@ -490,7 +496,7 @@ Deno.test("on the session's own stream, every event past the byte cap is told ap
   const encoder = new TextEncoder();
   await fc.assert(
     fc.asyncProperty(longMessages(["\n", "\r\n", "\r"]), async ({ messages, sizes }) => {
-      const texts = messages.map(({ message }) => sdkText(message));
+      const texts = messages.map(({ message }) => serverText(message));
       const events = messages.map(({ end, typed }, i) =>
         `${typed ? `event: message${end}` : ""}data: ${texts[i]}${end}${end}`
       );
@@ -524,7 +530,7 @@ Deno.test("over stdio, every line past the byte cap is told apart and the others
   const pause = () => Promise.resolve();
   await fc.assert(
     fc.asyncProperty(longMessages(["\n", "\r\n"]), async ({ messages, sizes }) => {
-      const texts = messages.map(({ message }) => sdkText(message));
+      const texts = messages.map(({ message }) => serverText(message));
       // In the order the lines came: a line as it is, a long one as what its head tells when it passes the cap, or
       // else what its head and tail tell at its end, as the stdio transport reads them.
       const read: Promise<unknown>[] = [];
