@@ -1,7 +1,9 @@
 // What compileValidator refuses, with which kind and message.
 
 import assert from "node:assert/strict";
-import { buildValidator, checkValidator, compileValidator } from "../../../src/core/schema/validator/validator.ts";
+import { compileValidator } from "../../../src/core/schema/validator/validator.ts";
+import { checkValidator } from "../../../src/core/schema/validator/_checked.ts";
+import { buildValidator } from "../../../src/core/schema/validator/_build.ts";
 import { SchemaRefusal } from "../../../src/core/schema/validator/refusal.ts";
 import { FORMATS } from "../../../src/core/schema/validator/_formats.ts";
 import { ASSERTED_FORMATS, STANDARD_FORMATS } from "../../../src/core/schema/validator/_format_names.ts";

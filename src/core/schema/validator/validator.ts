@@ -5,16 +5,15 @@
  * compiler would refuse is refused then) and its closures are built when it
  * is first needed (`_build.ts`, which the core loads apart from itself).
  * Schemas it does not implement are refused as `unsupported`, for the caller
- * to validate with cfworker instead.
+ * to validate with cfworker instead. `compileValidator` does both at once,
+ * for a validator wanted ready now (the validator's own tests and
+ * benchmarks); `compileSchema` and the core check now and build later.
  *
  * @module
  */
 
 import { checkValidator, type ValidatorOptions } from "./_checked.ts";
 import { buildValidator, type CompiledValidator } from "./_build.ts";
-
-export { type CheckedValidator, checkValidator, type ValidatorDraft, type ValidatorOptions } from "./_checked.ts";
-export { buildValidator, type CompiledValidator } from "./_build.ts";
 
 /**
  * Compiles a JSON Schema (2020-12 or draft-07) into a validator: {@linkcode checkValidator}, then
