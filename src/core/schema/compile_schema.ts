@@ -1,19 +1,21 @@
 // `compileSchema`, as `@salvor/tools/dyn` exports it: the compiled
-// validator's code imported up front, so that a schema it runs validates as
-// soon as it is compiled. The core compiles its tools' schemas with
-// `compileSchemaApart` instead, which loads that code on first need.
+// validator's code and the format scanners imported up front, so that a
+// schema it runs validates as soon as it is compiled. The core compiles its
+// tools' schemas with `compileSchemaApart` instead, which loads them on
+// first need.
 
-import { type Apart, present } from "../common/_apart.ts";
+import { present } from "../common/_apart.ts";
 import { buildValidator } from "./validator/_build.ts";
+import { FORMATS } from "./validator/_formats.ts";
 import {
-  type BuildValidator,
   type CompiledSchema,
   type CompileSchemaOptions,
   compileSchemaWith,
   type JsonSchema,
+  type ValidatorParts,
 } from "./schema.ts";
 
-const BUILT: Apart<BuildValidator> = present(buildValidator);
+const PARTS_UP_FRONT: ValidatorParts = { build: present(buildValidator), scanners: present(FORMATS) };
 
 /**
  * Checks a JSON Schema for validation now, and compiles it on its first
@@ -28,7 +30,7 @@ const BUILT: Apart<BuildValidator> = present(buildValidator);
  * `u` flag) is validated by `@cfworker/json-schema` (`engine: "fallback"`),
  * which reads malformed keywords leniently; it loads apart from the core
  * the first time a schema needs it, so await `loading` before the first
- * `validate` of such a schema. A `$dynamicRef` in a draft-07 schema, and an
+ * `validate` of such a schema (any other validates at once). A `$dynamicRef` in a draft-07 schema, and an
  * asserted format neither implements, are refused: the fallback would accept
  * values the schema forbids. Compilation reads no file and no network; the schema
  * given is copied, never changed.
@@ -83,5 +85,5 @@ const BUILT: Apart<BuildValidator> = present(buildValidator);
  * ```
  */
 export function compileSchema(schema: JsonSchema, options: CompileSchemaOptions = {}): CompiledSchema {
-  return compileSchemaWith(schema, options, BUILT);
+  return compileSchemaWith(schema, options, PARTS_UP_FRONT);
 }

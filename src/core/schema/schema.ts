@@ -19,6 +19,7 @@ import { SchemaRefusal } from "./validator/refusal.ts";
 import { resolveUri, tooManySchemas, withoutFragment } from "./validator/_refs.ts";
 import { type CheckedValidator, checkValidator } from "./validator/_checked.ts";
 import type { buildValidator, CompiledValidator } from "./validator/_build.ts";
+import type { FormatScanners } from "./validator/_format_names.ts";
 import { deepFreeze } from "../common/_deep_freeze.ts";
 import { walkSubschemas } from "./_subschemas.ts";
 import { type Apart, joined } from "../common/_apart.ts";
@@ -102,13 +103,13 @@ export interface CompiledSchema {
   /**
    * Settles when what this schema's validator needs has loaded, while it
    * has not: the fallback validator (`@cfworker/json-schema`, for a
-   * `fallback` schema) and the format scanners (for a format asserted with
-   * `formats: "assert"`) load apart from the core, the first time a schema
-   * needs them, so such a schema is validated only once this settles.
+   * `fallback` schema) loads apart from the core, the first time a schema
+   * needs it, so such a schema is validated only once this settles.
    * `undefined` when `validate` can run now, as it always can for any other
    * schema `compileSchema` compiled. (The core compiles its tools' schemas
-   * with the compiled validator's own code loaded apart too, and awaits this
-   * before it validates.) Rejects when what it needs cannot load.
+   * with the compiled validator's code and the format scanners loaded apart
+   * too, and awaits this before it validates.) Rejects when what it needs
+   * cannot load.
    */
   readonly loading: Promise<void> | undefined;
   /**
@@ -239,8 +240,22 @@ function checkedCopy(document: unknown, label: string, limits: JsonLimits, remot
 export type BuildValidator = typeof buildValidator;
 
 /**
+ * What the compiled validator is built with, each loaded apart from the core on first need or imported up front:
+ * what builds its closures, and the format scanners (for a schema that asserts a format).
+ */
+export interface ValidatorParts {
+  /** What builds the closures. */
+  readonly build: Apart<BuildValidator>;
+  /** The format scanners. */
+  readonly scanners: Apart<FormatScanners>;
+}
+
+/** The core's parts: both load apart from it. */
+const PARTS_APART: ValidatorParts = { build: BUILD, scanners: SCANNERS };
+
+/**
  * Compiles a schema as `compileSchema` of `@salvor/tools/dyn` does, for the core: the compiled validator's
- * closures load apart from it, the first time a schema needs them, so that an app that defines its tools with
+ * closures (and the format scanners) load apart from it, the first time a schema needs them, so that an app that defines its tools with
  * Valibot loads none of that code up front. The loading starts now, and whatever validates the schema (its
  * tool's parser, a ToolSet) awaits `loading` first, as it does for the fallback validator.
  *
@@ -250,26 +265,26 @@ export type BuildValidator = typeof buildValidator;
  * @throws {InvalidSpecError} As `compileSchema` does.
  */
 export function compileSchemaApart(schema: JsonSchema, options: CompileSchemaOptions = {}): CompiledSchema {
-  return compileSchemaWith(schema, options, BUILD);
+  return compileSchemaWith(schema, options, PARTS_APART);
 }
 
 /**
- * Compiles a schema as `compileSchema` of `@salvor/tools/dyn` does (its documentation says all of it), with what
- * builds the compiled validator's closures given: imported up front there, loaded apart from the core here.
+ * Compiles a schema as `compileSchema` of `@salvor/tools/dyn` does (its documentation says all of it), with the
+ * compiled validator's parts given: imported up front there, loaded apart from the core here.
  *
  * @param schema The schema.
  * @param options As `compileSchema`'s.
- * @param build What builds the closures of a schema the compiled validator runs.
- * @returns The compiled schema; one the compiled validator runs is validated once `build` has loaded.
+ * @param parts What the compiled validator is built with.
+ * @returns The compiled schema; one the compiled validator runs is validated once the parts it needs have loaded.
  * @throws {InvalidSpecError} As `compileSchema` does.
  */
 export function compileSchemaWith(
   schema: JsonSchema,
   options: CompileSchemaOptions,
-  build: Apart<BuildValidator>,
+  parts: ValidatorParts,
 ): CompiledSchema {
   const checked = checkedSchema(schema, options);
-  return checked.engine === "compiled" ? compiled(checked, build) : fallback(checked);
+  return checked.engine === "compiled" ? compiled(checked, parts) : fallback(checked);
 }
 
 /**
@@ -403,11 +418,11 @@ function nearestCompiled(
  */
 function compiled(
   { label, draft, own, checked }: CheckedSchema & { readonly engine: "compiled" },
-  build: Apart<BuildValidator>,
+  { build, scanners: formats }: ValidatorParts,
 ): CompiledSchema {
   if (checked.assertsFormats) {
     const needs = "the compiled validator and the format scanners it needs have";
-    return builtApart(label, draft, "compiled", own, joined(build, SCANNERS), needs, ([built, scanners]) => {
+    return builtApart(label, draft, "compiled", own, joined(build, formats), needs, ([built, scanners]) => {
       const validator = built(checked, scanners);
       return (value) => answer(validator, value);
     });

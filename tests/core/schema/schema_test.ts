@@ -355,7 +355,8 @@ Deno.test("compileSchema() treats format as an annotation unless asked to assert
   const schema: JsonSchema = { type: "string", format: "date" };
   assert.deepEqual(compileSchema(schema).validate("not a date"), { ok: true });
   const asserting = compileSchema(schema, { formats: "assert" });
-  await asserting.loading;
+  // The scanners come with dyn's compileSchema: it validates at once.
+  assert.equal(asserting.loading, undefined);
   const asserted = asserting.validate("not a date");
   assert.equal(asserted.ok === false && asserted.diagnostics[0].keyword, "format");
   assert.deepEqual(asserting.validate("2026-12-01"), { ok: true });
