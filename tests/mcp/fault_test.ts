@@ -16,8 +16,8 @@ import {
   HEAD_CHARS,
   headOfLong,
   type LongMessage,
-  longMessageOf,
   opensObject,
+  toldAtEnd,
   toldByHead,
 } from "../../src/mcp/client/_long_message.ts";
 import { watchedFetch } from "../../src/mcp/client/_http_watch.ts";
@@ -543,9 +543,7 @@ Deno.test("over stdio, every line past the byte cap is told apart and the others
         },
         ends: (head, tail) =>
           void read.push(
-            skipped!.then(({ start, told }) =>
-              told === undefined ? longMessageOf(head, envelopeOf(start, tail), LONG_CAP) : undefined
-            ),
+            skipped!.then(({ start, told }) => told === undefined ? toldAtEnd(head, start, tail, LONG_CAP) : undefined),
           ),
         stopped: () => assert.fail("every line can be told apart"),
       });

@@ -244,7 +244,9 @@ class Encoder {
     }
     const keys = Object.keys(value);
     const members = depth === 1 ? this.#members : undefined;
-    if (members !== undefined) { for (const key of Object.keys(members)) if (!keys.includes(key)) keys.push(key); }
+    if (members !== undefined) {
+      for (const key of Object.keys(members)) if (!keys.includes(key)) keys.push(key);
+    }
     if (keys.length > this.#limits.maxMembers) {
       throw new RangeError(
         `Cannot encode the value as an object holds more than ${this.#limits.maxMembers} members: current count is ${keys.length}`,

@@ -19,15 +19,14 @@ import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { PIECE_CHARS, type TopLevel } from "../_paced_json.ts";
 import { type ParkedMessages, unreadAnswer, UnreadRequest } from "./_paced_message.ts";
 import {
-  envelopeOf,
   HEAD_CHARS,
   headOfLong,
   lastBytes,
   type LongMessage,
-  longMessageOf,
   MAX_SKIPPED_BYTES,
   opensObject,
   TAIL_BYTES,
+  toldAtEnd,
   toldByHead,
 } from "./_long_message.ts";
 import { slices } from "../../core/common/_slices.ts";
@@ -294,7 +293,7 @@ function events(
     if (event === undefined) throw tooLarge();
     // Only a message event carries JSON-RPC (and has its head read); the transport reads past any other.
     if (event.start === undefined) return [];
-    return instead(longMessageOf(event.data, envelopeOf(event.start, new TextDecoder().decode(tail)), maxBytes));
+    return instead(toldAtEnd(event.data, event.start, new TextDecoder().decode(tail), maxBytes));
   };
   /** Adds the whole events in a chunk to `out`, each as it came, parked or replaced; the rest waits in `parts`. */
   const split = async (bytes: Uint8Array, out: Uint8Array[]): Promise<void> => {
@@ -367,7 +366,9 @@ function events(
     if (event === undefined) throw tooLarge();
     // What stands in for a message its head tells goes out now, not once the skip reaches its end.
     const told = toldAtOnce(event);
-    if (told !== undefined) { for (const part of instead(told)) out.push(part); }
+    if (told !== undefined) {
+      for (const part of instead(told)) out.push(part);
+    }
     skipping = { event, told: told !== undefined, tail: tailOf(parts), bytes: partBytes };
     parts = [];
     partBytes = 0;

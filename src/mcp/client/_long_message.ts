@@ -73,15 +73,8 @@ export function envelopeOf(start: TopLevel, tail: string): TopLevel {
   return last === undefined ? start : { id: Number(last), hasMethod: start.hasMethod };
 }
 
-/**
- * Tells what a message past the limit was from its envelope (see {@linkcode envelopeOf}).
- *
- * @param head The message's first characters, for the note of one skipped.
- * @param envelope Its envelope.
- * @param maxBytes The limit it is past, for the messages that name it.
- * @returns What it was.
- */
-export function longMessageOf(head: string, envelope: TopLevel, maxBytes: number): LongMessage {
+/** Tells what a message past the limit was from its envelope (see {@linkcode envelopeOf}). */
+function longMessageOf(head: string, envelope: TopLevel, maxBytes: number): LongMessage {
   const why = `it is longer than ${maxBytes} bytes (the maxMessageBytes limit)`;
   const { id, hasMethod } = envelope;
   if (!hasMethod) return id === undefined ? { kind: "unknown" } : { kind: "answer", standIn: unreadAnswer(id, why) };
@@ -100,10 +93,24 @@ export function longMessageOf(head: string, envelope: TopLevel, maxBytes: number
  * @param head The message's first characters.
  * @param start What they said (see {@linkcode headOfLong}).
  * @param maxBytes The limit it is past.
- * @returns What it is, as {@linkcode longMessageOf} would tell at its end; undefined when the head names no id.
+ * @returns What it is, as {@linkcode toldAtEnd} would tell at its end; undefined when the head names no id.
  */
 export function toldByHead(head: string, start: TopLevel, maxBytes: number): LongMessage | undefined {
   return start.id === undefined ? undefined : longMessageOf(head, start, maxBytes);
+}
+
+/**
+ * What a message past the limit was, told at its end from what its head said and its last characters (see
+ * {@linkcode envelopeOf}); when its head named its id, what {@linkcode toldByHead} told then.
+ *
+ * @param head The message's first characters.
+ * @param start What they said (see {@linkcode headOfLong}).
+ * @param tail Its last characters.
+ * @param maxBytes The limit it is past.
+ * @returns What it was.
+ */
+export function toldAtEnd(head: string, start: TopLevel, tail: string, maxBytes: number): LongMessage {
+  return longMessageOf(head, envelopeOf(start, tail), maxBytes);
 }
 
 /**

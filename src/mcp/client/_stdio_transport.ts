@@ -14,7 +14,7 @@ import { type JSONRPCMessage, parseJSONRPCMessage, type Transport } from "@model
 import { LineReader } from "./_line_reader.ts";
 import { PIECE_CHARS } from "../_paced_json.ts";
 import { readMessage, UnreadRequest } from "./_paced_message.ts";
-import { envelopeOf, headOfLong, type LongMessage, longMessageOf, opensObject, toldByHead } from "./_long_message.ts";
+import { headOfLong, type LongMessage, opensObject, toldAtEnd, toldByHead } from "./_long_message.ts";
 import type { TopLevel } from "../_paced_json.ts";
 import { slices } from "../../core/common/_slices.ts";
 
@@ -140,7 +140,7 @@ export class StdioTransport implements Transport {
     this.#inTurn(() => {
       const { start, told } = this.#longHead!;
       this.#longHead = undefined;
-      if (!told) this.#insteadOfLong(longMessageOf(head, envelopeOf(start, tail), this.#params.maxMessageBytes));
+      if (!told) this.#insteadOfLong(toldAtEnd(head, start, tail, this.#params.maxMessageBytes));
     });
   }
 
