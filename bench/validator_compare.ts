@@ -3,7 +3,7 @@
 // Run: deno run -A bench/validator_compare.ts
 
 import { Validator } from "@cfworker/json-schema";
-import { compileValidator } from "../src/core/schema/validator/validator.ts";
+import { compileValidator } from "../tests/core/validator/_compile_validator.ts";
 
 const schema = {
   type: "object",

@@ -3,7 +3,7 @@
 // the suite says, except the known failures listed with their reasons.
 
 import assert from "node:assert/strict";
-import { compileValidator } from "../../src/core/schema/validator/validator.ts";
+import { compileValidator } from "../core/validator/_compile_validator.ts";
 import type { CompiledValidator } from "../../src/core/schema/validator/_build.ts";
 import { SchemaRefusal } from "../../src/core/schema/validator/refusal.ts";
 import { FORMATS } from "../../src/core/schema/validator/_formats.ts";

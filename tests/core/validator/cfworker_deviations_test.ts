@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { Validator } from "@cfworker/json-schema";
-import { compileValidator } from "../../../src/core/schema/validator/validator.ts";
+import { compileValidator } from "./_compile_validator.ts";
 import { compileFallback } from "../../../src/core/schema/_cfworker.ts";
 import {
   isUnindexedTrigger,

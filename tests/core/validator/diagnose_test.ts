@@ -1,7 +1,7 @@
 // The diagnostics diagnose() gives for common failures: path, keyword, message.
 
 import assert from "node:assert/strict";
-import { compileValidator } from "../../../src/core/schema/validator/validator.ts";
+import { compileValidator } from "./_compile_validator.ts";
 import { boundDiagnostics } from "../../../src/core/common/diagnostics.ts";
 
 const person = compileValidator({

@@ -10,7 +10,7 @@ import { fc } from "../../dev_deps.ts";
 import { compileSchema } from "../../../src/core/schema/compile_schema.ts";
 import type { JsonSchema } from "../../../src/core/schema/schema.ts";
 import { compileFallback } from "../../../src/core/schema/_cfworker.ts";
-import { compileValidator } from "../../../src/core/schema/validator/validator.ts";
+import { compileValidator } from "./_compile_validator.ts";
 import { linearPatterns } from "../../../src/core/schema/validator/linear_patterns.ts";
 import type { CompiledPattern, PatternEngine } from "../../../src/core/schema/validator/patterns.ts";
 import { boundDiagnostics, type Diagnostic, MAX_DIAGNOSTICS } from "../../../src/core/common/diagnostics.ts";

@@ -16,7 +16,7 @@ import { fc } from "../../dev_deps.ts";
 import { compileSchema } from "../../../src/core/schema/compile_schema.ts";
 import type { JsonSchema } from "../../../src/core/schema/schema.ts";
 import { compileFallback } from "../../../src/core/schema/_cfworker.ts";
-import { compileValidator } from "../../../src/core/schema/validator/validator.ts";
+import { compileValidator } from "./_compile_validator.ts";
 import { rootSchema } from "./_fuzz_schemas.ts";
 import { valuesNear } from "./_fuzz_values.ts";
 import { oracleView, SHARED_ANNOTATIONS, withoutSharedUnevaluated } from "./_cfworker_deviations.ts";

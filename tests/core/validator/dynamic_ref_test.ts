@@ -3,7 +3,7 @@
 // dynamic scope with an anchor of that name; any other acts as a `$ref`.
 
 import assert from "node:assert/strict";
-import { compileValidator } from "../../../src/core/schema/validator/validator.ts";
+import { compileValidator } from "./_compile_validator.ts";
 import { SchemaBudgetError } from "../../../src/core/schema/validator/budget.ts";
 
 const TREE_URI = "https://salvor.test/tree";

@@ -1,7 +1,7 @@
 // Schemas written to stall a validator: each is refused or ends quickly.
 
 import assert from "node:assert/strict";
-import { compileValidator } from "../../../src/core/schema/validator/validator.ts";
+import { compileValidator } from "./_compile_validator.ts";
 import { linearPatterns } from "../../../src/core/schema/validator/linear_patterns.ts";
 import type { PatternEngine } from "../../../src/core/schema/validator/patterns.ts";
 import { FORMATS } from "../../../src/core/schema/validator/_formats.ts";

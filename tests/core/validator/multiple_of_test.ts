@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { Validator } from "@cfworker/json-schema";
-import { compileValidator } from "../../../src/core/schema/validator/validator.ts";
+import { compileValidator } from "./_compile_validator.ts";
 
 function verdict(divisor: number, value: number): boolean {
   return compileValidator({ multipleOf: divisor }).isValid(value);

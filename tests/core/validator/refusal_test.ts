@@ -1,7 +1,7 @@
 // What compileValidator refuses, with which kind and message.
 
 import assert from "node:assert/strict";
-import { compileValidator } from "../../../src/core/schema/validator/validator.ts";
+import { compileValidator } from "./_compile_validator.ts";
 import { checkValidator } from "../../../src/core/schema/validator/_checked.ts";
 import { buildValidator } from "../../../src/core/schema/validator/_build.ts";
 import { SchemaRefusal } from "../../../src/core/schema/validator/refusal.ts";

@@ -9,13 +9,12 @@ import { type CompiledPattern, nativePatterns, type PatternEngine } from "./patt
 import { SchemaRefusal } from "./refusal.ts";
 import { checkSchema } from "./_check.ts";
 import type { Draft } from "./_keywords.ts";
-import type { FormatScanners } from "./_format_names.ts";
 import { createRegistry, indexDocument, type Registry, resolveUri, ROOT_BASE, withoutFragment } from "./_refs.ts";
 
 /** The drafts compiled: 2020-12 and draft-07. */
 export type ValidatorDraft = Draft;
 
-/** Options for checking and compiling a schema (`checkValidator`, `compileValidator`). */
+/** Options for checking and compiling a schema (`checkValidator`, then `buildValidator`). */
 export interface ValidatorOptions {
   /** The draft; read from `$schema` when absent (none means 2020-12; one not known is refused as `unsupported`). */
   readonly draft?: ValidatorDraft;
@@ -28,11 +27,6 @@ export interface ValidatorOptions {
   readonly patterns?: PatternEngine;
   /** `"annotate"` (default, as 2020-12 says) ignores `format`; `"assert"` checks the common formats (and draft-07's content keywords). */
   readonly formats?: "annotate" | "assert";
-  /**
-   * The format scanners (`FORMATS` of `_formats.ts`, which loads apart from
-   * the core): `compileValidator` needs them for a schema that asserts a format.
-   */
-  readonly scanners?: FormatScanners;
   /** Bounds on compiling and on validating; see {@linkcode ValidatorBudget}. */
   readonly budget?: ValidatorBudget;
   /** Names the schema in budget errors, e.g. `inputSchema`. Default `schema`. */

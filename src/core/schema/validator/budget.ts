@@ -57,12 +57,13 @@ export const DEFAULT_VALIDATOR_BUDGET: Required<ValidatorBudget> = Object.freeze
  *
  * @example Catch the budget error
  * ```ts
- * import { compileValidator } from "./validator.ts";
+ * import { checkValidator } from "./_checked.ts";
+ * import { buildValidator } from "./_build.ts";
  * import { SchemaBudgetError } from "./budget.ts";
  * import assert from "node:assert/strict";
  *
  * const schema = { items: { anyOf: [{ type: "string" }, { type: "number" }] } };
- * const validator = compileValidator(schema, { budget: { stepsPerValue: 10 } });
+ * const validator = buildValidator(checkValidator(schema, { budget: { stepsPerValue: 10 } }));
  * assert.throws(() => validator.isValid(new Array(100).fill(1)), SchemaBudgetError);
  * ```
  */

@@ -1,6 +1,6 @@
 /**
- * The typed refusal {@linkcode compileValidator} throws for a schema it will
- * not compile.
+ * The typed refusal the compiled validator's static check (`checkValidator`)
+ * throws for a schema it will not compile.
  *
  * @module
  */
@@ -30,18 +30,18 @@ export type SchemaRefusalReason =
   | "budget";
 
 /**
- * A schema the validator refuses to compile, thrown by
- * {@linkcode compileValidator}. It is a `TypeError` because the problem is in
+ * A schema the validator refuses to compile, thrown by its static check,
+ * `checkValidator`. It is a `TypeError` because the problem is in
  * the schema given, found before any value is validated.
  *
  * @example Route an unsupported schema to a fallback
  * ```ts
- * import { compileValidator } from "./validator.ts";
+ * import { checkValidator } from "./_checked.ts";
  * import { SchemaRefusal } from "./refusal.ts";
  * import assert from "node:assert/strict";
  *
  * try {
- *   compileValidator({ $recursiveRef: "#" });
+ *   checkValidator({ $recursiveRef: "#" });
  *   assert.fail("expected a refusal");
  * } catch (error) {
  *   assert.ok(error instanceof SchemaRefusal);
