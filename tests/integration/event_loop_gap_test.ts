@@ -1,0 +1,33 @@
+// The measure every "never blocks the event loop for more than 50 ms" test
+// relies on (tests/fixtures/event_loop.ts): a one-off delay is run again and
+// passes; work that blocks every time it runs is reported blocked.
+
+import assert from "node:assert/strict";
+import { largestGap } from "../fixtures/event_loop.ts";
+
+function blockFor(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // Busy: nothing else may run on the loop meanwhile.
+  }
+}
+
+Deno.test("largestGap() reports work that blocks the loop 80 ms each time it runs as blocked, after every try", async () => {
+  let runs = 0;
+  const { gapMs } = await largestGap(() => {
+    runs++;
+    blockFor(80);
+  });
+  assert.ok(gapMs >= 80, `${gapMs} ms`);
+  assert.equal(runs, 5, "every try was over the bound");
+});
+
+Deno.test("largestGap() runs again work that blocked the loop only once, and reports the smaller gap", async () => {
+  let runs = 0;
+  const { result, gapMs } = await largestGap(() => {
+    if (++runs === 1) blockFor(80);
+    return runs;
+  });
+  assert.ok(gapMs < 50, `${gapMs} ms`);
+  assert.equal(result, 2);
+});
