@@ -3,7 +3,8 @@
 // Run: deno run -A bench/validator_compare.ts
 
 import { Validator } from "@cfworker/json-schema";
-import { compileValidator } from "../tests/core/validator/_compile_validator.ts";
+import { checkValidator } from "../src/core/schema/validator/_checked.ts";
+import { buildValidator } from "../src/core/schema/validator/_build.ts";
 
 const schema = {
   type: "object",
@@ -83,7 +84,7 @@ for (let i = 0; i < 64; i++) {
   })));
 }
 
-const compiled = compileValidator(schema);
+const compiled = buildValidator(checkValidator(schema));
 const cfworker = new Validator(schema as never, "2020-12", false);
 const contenders: Record<string, (value: unknown) => boolean> = {
   "hand-written": handWritten,
