@@ -44,17 +44,23 @@ export function apart<T>(importer: () => Promise<T>): Apart<T> {
   });
   // A failed load reaches whoever awaits it, never the host as an unhandled rejection, however many start it.
   loading.catch(() => {});
-  const load = () => {
-    begin();
-    return loading;
-  };
-  return {
+  const handle: Apart<T> = {
     get loaded() {
       return loaded;
     },
-    load,
-    use: (work) => loaded !== undefined ? work(loaded) : load().then(() => work(loaded!)),
+    load: () => {
+      begin();
+      return loading;
+    },
+    use: (work) => useLoaded(handle, work),
   };
+  return handle;
+}
+
+/** `use` of a handle: `work` at once when the module has loaded, once it has otherwise. */
+function useLoaded<T, R>(handle: Apart<T>, work: (loaded: T) => R | Promise<R>): R | Promise<R> {
+  const loaded = handle.loaded;
+  return loaded !== undefined ? work(loaded) : handle.load().then(() => work(handle.loaded!));
 }
 
 /**
@@ -93,7 +99,7 @@ export function joined<A, B>(first: Apart<A>, second: Apart<B>): Apart<readonly 
       }
       return loading;
     },
-    use: (work) => handle.loaded !== undefined ? work(handle.loaded) : handle.load().then(() => work(handle.loaded!)),
+    use: (work) => useLoaded(handle, work),
   };
   return handle;
 }
