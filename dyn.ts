@@ -58,6 +58,7 @@ export { linearPatterns } from "./src/core/schema/validator/linear_patterns.ts";
 export {
   DEFAULT_VALIDATOR_BUDGET,
   SchemaBudgetError,
+  type SpentBudget,
   type ValidatorBudget,
 } from "./src/core/schema/validator/budget.ts";
 export { checkJsonValue, type LimitProblem } from "./src/core/common/limits.ts";

@@ -66,8 +66,9 @@ export interface CompileSchemaOptions {
    */
   readonly formats?: "annotate" | "assert";
   /**
-   * Bounds on the compiled size and on the steps one value's validation may
-   * take. Default 100,000 compiled schemas and 1,000,000 steps a value.
+   * Bounds on the compiled size and on the steps and time one value's
+   * validation may take. Default 100,000 compiled schemas, and 1,000,000
+   * steps or 20 ms a value, whichever comes first.
    */
   readonly budget?: ValidatorBudget;
 }

@@ -125,6 +125,9 @@ Deno.test("defineJsonTool() takes a budget: a schema of your own may hold more s
   assert.equal((await callOnce(tools, { x: "1" })).type, "failed");
 });
 
+// The default budget stops a validation at 1,000,000 steps or 20 ms, whichever comes first: here, mostly the steps.
+const OVER_BUDGET = /as one value took more than (1000000 steps|20 ms): the schema's cost multiplies/;
+
 Deno.test("ToolSet.call() ends a call whose input schema exceeds the step budget as a contract failure naming the schema", async () => {
   const tools = new ToolSet().register(untrustedTool(exponentialSchema(14)));
   const args = { list: new Array(40).fill("secret-argument") };
@@ -134,7 +137,8 @@ Deno.test("ToolSet.call() ends a call whose input schema exceeds the step budget
   if (end.type !== "failed") return;
   assert.equal(end.failure.kind, "contract");
   assert.equal(end.failure.retryable, false);
-  assert.match(end.failure.message, /inputSchema as one value took more than 1000000 steps/);
+  assert.match(end.failure.message, /inputSchema as one value took more than/);
+  assert.match(end.failure.message, OVER_BUDGET);
   assert.match(end.failure.modelText, /cannot check its arguments.*did not run/);
   assert.ok(!JSON.stringify(end.failure).includes("secret-argument"), "the failure repeats the arguments");
   assert.ok(gapMs < MAX_GAP_MS, `the event loop was blocked for ${gapMs} ms`);
@@ -148,7 +152,27 @@ Deno.test("ToolSet.call() ends a call whose output schema exceeds the step budge
   assert.equal(end.type === "failed" && end.failure.kind, "contract");
   if (end.type !== "failed") return;
   assert.equal(end.failure.retryable, false);
-  assert.match(end.failure.message, /outputSchema as one value took more than 1000000 steps/);
+  assert.match(end.failure.message, /outputSchema as one value took more than/);
+  assert.match(end.failure.message, OVER_BUDGET);
+  assert.ok(gapMs < MAX_GAP_MS, `the event loop was blocked for ${gapMs} ms`);
+});
+
+Deno.test("ToolSet.call() ends a call over its time budget as a contract failure, however many steps the budget allows", async () => {
+  // Steps without end: only the clock stops this validation.
+  const tools = new ToolSet().register(defineJsonTool({
+    name: "hostile",
+    description: "A tool whose schemas came from outside.",
+    inputSchema: exponentialSchema(30),
+    patterns: linearPatterns,
+    budget: { compiledNodes: Number.MAX_SAFE_INTEGER, stepsPerValue: Number.MAX_SAFE_INTEGER, millisecondsPerValue: 5 },
+    effects: [],
+    run: () => ({}),
+  }));
+  const { result: end, gapMs } = await largestGap(() => callOnce(tools, { list: ["a"] }));
+  console.log(`30 levels, 5 ms: ${end.type}, largest event-loop gap ${gapMs.toFixed(1)} ms`);
+  assert.equal(end.type === "failed" && end.failure.kind, "contract");
+  if (end.type !== "failed") return;
+  assert.match(end.failure.message, /inputSchema as one value took more than 5 ms: the schema's cost multiplies/);
   assert.ok(gapMs < MAX_GAP_MS, `the event loop was blocked for ${gapMs} ms`);
 });
 
@@ -368,7 +392,7 @@ for (const [what, schema, args, ending] of costlyOverLargeValues) {
     if (ending === "contract") {
       assert.match(
         end.type === "failed" ? end.failure.message : "",
-        /(steps|deeper than the call stack allows): the schema's cost multiplies/,
+        /(steps|ms|deeper than the call stack allows): the schema's cost multiplies/,
       );
     }
     assert.ok(gapMs < MAX_GAP_MS, `the event loop was blocked for ${gapMs} ms`);

@@ -85,9 +85,12 @@ for (const levels of [20, 30]) {
 }
 
 Deno.test("a schema whose steps multiply under a large node budget ends with SchemaBudgetError", () => {
-  const validator = compileValidator(nestedPairs(30), { budget: { compiledNodes: Number.MAX_SAFE_INTEGER } });
+  // No time budget: the steps alone stop it, on any machine.
+  const budget = { compiledNodes: Number.MAX_SAFE_INTEGER, millisecondsPerValue: Infinity };
+  const validator = compileValidator(nestedPairs(30), { budget });
   assert.throws(() => validator.isValid("x"), (error: unknown) => {
     assert.ok(error instanceof SchemaBudgetError);
+    assert.equal(error.spent, "steps");
     assert.match(error.message, /^Cannot validate against the schema as one value took more than 1000000 steps/);
     return true;
   });
@@ -238,6 +241,57 @@ Deno.test("a chain of 200 $ref validates; one of 20,000 is refused as too deep, 
   const error = refusal(() => compileValidator(chain(20_000), { budget: { schemaNodes: 30_000 } }));
   assert.equal(error.kind, "invalid");
   assert.equal(error.reason, "depth");
+});
+
+/**
+ * Runs `work` with `performance.now` answering from a clock that moves `tick` ms at each reading, from 0.
+ *
+ * @returns What `work` returned, and how many times the clock was read.
+ */
+function withClock<T>(tick: number, work: () => T): { readonly result: T; readonly readings: number } {
+  let readings = 0;
+  Object.defineProperty(performance, "now", { value: () => tick * readings++, configurable: true });
+  try {
+    return { result: work(), readings };
+  } finally {
+    // The own property goes: performance.now is the built-in one again.
+    delete (performance as { now?: unknown }).now;
+  }
+}
+
+function budgetSpent(work: () => unknown): SchemaBudgetError {
+  try {
+    work();
+  } catch (error) {
+    if (error instanceof SchemaBudgetError) return error;
+    throw error;
+  }
+  assert.fail("expected a SchemaBudgetError");
+}
+
+Deno.test("validation reads the clock every 16,384 steps, never for a small value, and stops past its time budget", () => {
+  // A step an item and a few more: 100,000 items take over 100,000 steps, under 150,000.
+  const schema = { items: { anyOf: [{ type: "string" }, { type: "number" }] } };
+  const items = new Array(100_000).fill("a");
+  const budget = { stepsPerValue: Number.MAX_SAFE_INTEGER, millisecondsPerValue: 25 };
+  const validator = compileValidator(schema, { budget });
+  assert.deepEqual(withClock(10, () => validator.isValid(new Array(5_000).fill(1))), { result: true, readings: 0 });
+  // Readings at 0, 10, 20 and 30 ms: the fourth is past 25 ms after the first.
+  const timed = withClock(10, () => budgetSpent(() => validator.isValid(items)));
+  assert.equal(timed.readings, 4);
+  assert.equal(timed.result.spent, "time");
+  assert.match(timed.result.message, /^Cannot validate against the schema as one value took more than 25 ms: /);
+  // A clock that does not move (as in Cloudflare Workers) leaves the steps alone to bound it: a reading each 16,384.
+  const still = withClock(0, () => validator.isValid(items));
+  assert.equal(still.result, true);
+  assert.ok(still.readings >= 6 && still.readings <= 9, `${still.readings} readings`);
+  // The next value starts its own time, and diagnostics spend the check's: the refused item is the last.
+  const refused = [...items, true];
+  assert.equal(withClock(1, () => validator.isValid(refused)).result, false);
+  assert.equal(withClock(2, () => budgetSpent(() => validator.diagnose(refused))).result.spent, "time");
+  // With no time budget a fast clock stops nothing; the step budget still does.
+  const stepsOnly = compileValidator(schema, { budget: { stepsPerValue: 150_000, millisecondsPerValue: Infinity } });
+  assert.equal(withClock(1_000, () => budgetSpent(() => stepsOnly.isValid(items))).result.spent, "steps");
 });
 
 Deno.test("each pattern test is charged to the step budget by its engine's cost and the text's length", () => {

@@ -7,7 +7,7 @@
 import type { Diagnostic } from "../../common/diagnostics.ts";
 import { DEFAULT_VALIDATOR_BUDGET } from "./budget.ts";
 import { Compiler } from "./_compile.ts";
-import { type Runtime, stackAsBudget } from "./_runtime.ts";
+import { createRuntime, stackAsBudget, startValidation } from "./_runtime.ts";
 import type { FormatScanners } from "./_format_names.ts";
 import { ROOT_BASE } from "./_refs.ts";
 import { type CheckedValidator, indexSchema, type ValidatorDraft } from "./_checked.ts";
@@ -72,12 +72,11 @@ export function buildValidator(checked: CheckedValidator, scanners?: FormatScann
     throw new TypeError("Cannot compile the schema as it asserts a format: current value is no format scanners");
   }
   const registry = indexSchema(schema, draft, options);
-  const runtime: Runtime = {
-    steps: 0,
-    limit: options.budget?.stepsPerValue ?? DEFAULT_VALIDATOR_BUDGET.stepsPerValue,
-    label: options.label ?? "schema",
-    scope: [],
-  };
+  const runtime = createRuntime(
+    options.label ?? "schema",
+    options.budget?.stepsPerValue ?? DEFAULT_VALIDATOR_BUDGET.stepsPerValue,
+    options.budget?.millisecondsPerValue ?? DEFAULT_VALIDATOR_BUDGET.millisecondsPerValue,
+  );
   const compiler = new Compiler({
     draft,
     registry,
@@ -93,9 +92,7 @@ export function buildValidator(checked: CheckedValidator, scanners?: FormatScann
   return {
     draft,
     isValid(value: unknown): boolean {
-      runtime.steps = 0;
-      // A validation stopped over budget may have left resources in the scope. (Setting the length is not free.)
-      if (runtime.scope.length !== 0) runtime.scope.length = 0;
+      startValidation(runtime);
       try {
         return check(value, undefined);
       } catch (error) {

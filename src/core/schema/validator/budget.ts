@@ -4,7 +4,11 @@
  * @module
  */
 
-/** Bounds on the work a schema may cost; each is a count, not a time. */
+/**
+ * Bounds on the work a schema may cost: counts, which mean the same on every
+ * machine, and one time, which holds where a count's cost varies with the
+ * machine and with what each step does.
+ */
 export interface ValidatorBudget {
   /**
    * The most schemas the schema and its remotes may hold, every subschema
@@ -38,18 +42,34 @@ export interface ValidatorBudget {
    * Default {@linkcode DEFAULT_VALIDATOR_BUDGET}.stepsPerValue.
    */
   readonly stepsPerValue?: number;
+  /**
+   * The most milliseconds validating one value may run. The clock is read
+   * every 16,384 steps, first after that many (so a validation that takes
+   * fewer never reads it), and above it validation stops with a
+   * {@linkcode SchemaBudgetError}: a step's time varies with the machine and
+   * with the work a step stands for, and this bounds how long the host is
+   * held on any machine. Where the clock stands still while code runs (Cloudflare
+   * Workers), only the step count bounds a validation. `Infinity` leaves the
+   * steps alone to bound it, the same on every machine.
+   * Default {@linkcode DEFAULT_VALIDATOR_BUDGET}.millisecondsPerValue.
+   */
+  readonly millisecondsPerValue?: number;
 }
 
-/** The default budget: 1,000 schemas held, 100,000 compiled nodes, 1,000,000 steps per value. */
+/** The default budget: 1,000 schemas held, 100,000 compiled nodes, 1,000,000 steps and 20 ms per value. */
 export const DEFAULT_VALIDATOR_BUDGET: Required<ValidatorBudget> = Object.freeze({
   schemaNodes: 1_000,
   compiledNodes: 100_000,
   stepsPerValue: 1_000_000,
+  millisecondsPerValue: 20,
 });
+
+/** What a validation over its budget ran out of: its steps, its time, or the call stack. */
+export type SpentBudget = "steps" | "time" | "stack";
 
 /**
  * Thrown by `isValid` and `diagnose` when validating one value takes more
- * steps than the budget allows, or nests its evaluation deeper than the
+ * steps or more time than the budget allows, or nests its evaluation deeper than the
  * call stack allows (a long chain of references, applied again at each
  * level of a nested value). The schema is to blame, not the value: a
  * bounded value (the caller's limits) only exceeds the budget under a schema
@@ -68,23 +88,33 @@ export const DEFAULT_VALIDATOR_BUDGET: Required<ValidatorBudget> = Object.freeze
  * ```
  */
 export class SchemaBudgetError extends RangeError {
-  /** The step budget that was exceeded. */
+  /** The step budget in force. */
   readonly steps: number;
+  /** What ran out first. */
+  readonly spent: SpentBudget;
 
   /**
    * Builds the error.
    *
    * @param label Names the schema in the message.
-   * @param steps The step budget, exceeded unless `spent` says the stack ran out first.
-   * @param spent What ran out: the steps (the default) or the call stack.
+   * @param steps The step budget in force.
+   * @param spent What ran out: the steps (the default), the time or the call stack.
+   * @param milliseconds The time budget, named in the message when the time ran out.
    */
-  constructor(label: string, steps: number, spent: "steps" | "stack" = "steps") {
+  constructor(label: string, steps: number, spent: SpentBudget = "steps", milliseconds?: number) {
     super(
       `Cannot validate against the ${label} as one value took ${
-        spent === "steps" ? `more than ${steps} steps` : "its evaluation deeper than the call stack allows"
+        took(spent, steps, milliseconds)
       }: the schema's cost multiplies`,
     );
     this.name = "SchemaBudgetError";
     this.steps = steps;
+    this.spent = spent;
   }
+}
+
+function took(spent: SpentBudget, steps: number, milliseconds: number | undefined): string {
+  if (spent === "steps") return `more than ${steps} steps`;
+  if (spent === "time") return `more than ${milliseconds} ms`;
+  return "its evaluation deeper than the call stack allows";
 }
