@@ -5,9 +5,9 @@
 // it up front, so that its schemas validate at once.
 
 import type { Diagnostic } from "../../common/diagnostics.ts";
-import { DEFAULT_VALIDATOR_BUDGET } from "./budget.ts";
+import { DEFAULT_VALIDATOR_BUDGET, stackAsBudget } from "./budget.ts";
 import { Compiler } from "./_compile.ts";
-import { createRuntime, stackAsBudget, startValidation } from "./_runtime.ts";
+import { createRuntime, startValidation } from "./_runtime.ts";
 import type { FormatScanners } from "./_format_names.ts";
 import { ROOT_BASE } from "./_refs.ts";
 import { type CheckedValidator, indexSchema, type ValidatorDraft } from "./_checked.ts";

@@ -70,19 +70,3 @@ function lookUp(runtime: Runtime): void {
   else if (now - runtime.since > milliseconds) throw new SchemaBudgetError(label, limit, "time", milliseconds);
   runtime.next = limit - steps < CLOCK_EVERY ? limit : steps + CLOCK_EVERY;
 }
-
-/**
- * What a validation threw, with a stack overflow read as the schema's cost, as an exhausted step budget is:
- * references are bounded in length when a schema is checked, but a recursive schema applies them again at each
- * level of a nested value.
- *
- * @param error What the validation threw.
- * @param label Names the schema.
- * @param steps The step budget in force; 0 where there is none.
- * @returns What to throw.
- */
-export function stackAsBudget(error: unknown, label: string, steps: number): unknown {
-  return error instanceof RangeError && !(error instanceof SchemaBudgetError)
-    ? new SchemaBudgetError(label, steps, "stack")
-    : error;
-}

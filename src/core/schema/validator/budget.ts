@@ -118,3 +118,29 @@ function took(spent: SpentBudget, steps: number, milliseconds: number | undefine
   if (spent === "time") return `more than ${milliseconds} ms`;
   return "its evaluation deeper than the call stack allows";
 }
+
+/**
+ * What a validation threw, with a stack overflow read as the schema's cost, as an exhausted step budget is:
+ * references are bounded in length when a schema is checked, but a recursive schema applies them again at each
+ * level of a nested value.
+ *
+ * @param error What the validation threw.
+ * @param label Names the schema.
+ * @param steps The step budget in force; 0 where there is none.
+ * @returns What to throw.
+ *
+ * @example A stack overflow is the schema's cost
+ * ```ts
+ * import { SchemaBudgetError, stackAsBudget } from "./budget.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const error = stackAsBudget(new RangeError("Maximum call stack size exceeded"), "inputSchema", 1_000_000);
+ * assert.ok(error instanceof SchemaBudgetError);
+ * assert.equal(error.spent, "stack");
+ * ```
+ */
+export function stackAsBudget(error: unknown, label: string, steps: number): unknown {
+  return error instanceof RangeError && !(error instanceof SchemaBudgetError)
+    ? new SchemaBudgetError(label, steps, "stack")
+    : error;
+}
