@@ -439,16 +439,19 @@ function isBlank(text: string, from: number, to: number): boolean {
   return true;
 }
 
-/** What a JSON text's outermost object says of itself at its top level: its id, and whether it has a method. */
+/** What a JSON text's outermost object says of itself at its top level: its id, and whether it is a request. */
 export interface TopLevel {
   /** The `id` member's value, when it is a number or a string of at most `maxString` characters. */
   readonly id?: number | string;
-  /** Whether the object has a `method` member. */
-  readonly hasMethod: boolean;
+  /**
+   * Whether the object is a JSON-RPC request (a notification when it has no id): it has a `method` or a `params`
+   * member, which no answer has. A request whose method comes after a long `params` is told by that.
+   */
+  readonly isRequest: boolean;
 }
 
 /**
- * Finds the `id` and `method` members of a text's outermost object without
+ * Finds the `id`, `method` and `params` members of a text's outermost object without
  * parsing the rest, for a text that could not be parsed whole: its members
  * may come in any order, and what is malformed may lie anywhere.
  *
@@ -459,7 +462,7 @@ export interface TopLevel {
  */
 export async function topLevelOf(text: string, pause: () => Promise<void>, maxString: number): Promise<TopLevel> {
   let id: number | string | undefined;
-  let hasMethod = false;
+  let isRequest = false;
   let depth = 0;
   let checkedAt = 0;
   for (let i = 0; i < text.length; i++) {
@@ -481,14 +484,14 @@ export async function topLevelOf(text: string, pause: () => Promise<void>, maxSt
         const colon = await afterSpace(text, end + 1, pause);
         if (text.charCodeAt(colon) === COLON) {
           const key = parsedOrUndefined(text.slice(i, end + 1));
-          if (key === "method") hasMethod = true;
+          if (key === "method" || key === "params") isRequest = true;
           if (key === "id") id = idAt(text, await afterSpace(text, colon + 1, pause), maxString) ?? id;
         }
       }
       i = end;
     }
   }
-  return { ...(id === undefined ? {} : { id }), hasMethod };
+  return { ...(id === undefined ? {} : { id }), isRequest };
 }
 
 /** The index of the quote that ends the string opened at `start`, found with indexOf, or -1 when none does before `limit`. */

@@ -266,32 +266,38 @@ Deno.test("past the byte cap, the response to a POST answers each request it car
   assert.match(own.problem ?? "", /^sent a message longer than 1000 bytes \(the maxMessageBytes limit\)$/);
 });
 
-Deno.test("in the response to a POST, a request of the server's past the byte cap is answered and skipped; the answer after it passes", async () => {
-  const encoder = new TextEncoder();
-  const cap = 1_000;
-  const ask = `event: message\ndata: {"method":"sampling/createMessage","params":{"text":"${
-    "x".repeat(2 * cap)
-  }"},"jsonrpc":"2.0","id":0}\n\n`;
-  const done = 'event: message\ndata: {"jsonrpc":"2.0","id":7,"result":{"content":[]}}\n\n';
-  const bytes = encoder.encode(ask + done);
-  for (const size of [1, 333, bytes.length]) {
-    const answered: unknown[] = [];
-    const reported: string[] = [];
-    const response = await boundedFetch(servingSse(cutInto(bytes, [size])), {
-      maxBytes: cap,
-      onTooLarge: () => assert.fail("the connection goes on"),
-      parked: new ParkedMessages(),
-      answer: (reply) => answered.push(reply),
-      report: (error) => reported.push(error.message),
-    })("http://127.0.0.1/mcp", {
-      method: "POST",
-      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "ask" } }),
-    });
-    assert.equal(await response.text(), done, `chunks of ${size}`);
-    assert.deepEqual(answered, [refusedRequest(0, cap)]);
-    assert.equal(reported.length, 1);
-  }
-});
+const ASKS: [string, (x: string) => string, number][] = [
+  // As the SDK's server writes a request: its method first, its id last.
+  ["its method first", (x) => `{"method":"sampling/createMessage","params":{"text":"${x}"},"jsonrpc":"2.0","id":0}`, 0],
+  // Its id first, the very id of the POST's request, and its method after its params: its params tell a request.
+  ["its id first and its method last", (x) => `{"jsonrpc":"2.0","id":7,"params":{"text":"${x}"},"method":"ping"}`, 7],
+];
+for (const [order, write, id] of ASKS) {
+  Deno.test(`in the response to a POST, a request of the server's past the byte cap (${order}) is answered and skipped; the answer after it passes`, async () => {
+    const encoder = new TextEncoder();
+    const cap = 1_000;
+    const ask = `event: message\ndata: ${write("x".repeat(2 * cap))}\n\n`;
+    const done = 'event: message\ndata: {"jsonrpc":"2.0","id":7,"result":{"content":[]}}\n\n';
+    const bytes = encoder.encode(ask + done);
+    for (const size of [1, 333, bytes.length]) {
+      const answered: unknown[] = [];
+      const reported: string[] = [];
+      const response = await boundedFetch(servingSse(cutInto(bytes, [size])), {
+        maxBytes: cap,
+        onTooLarge: () => assert.fail("the connection goes on"),
+        parked: new ParkedMessages(),
+        answer: (reply) => answered.push(reply),
+        report: (error) => reported.push(error.message),
+      })("http://127.0.0.1/mcp", {
+        method: "POST",
+        body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "ask" } }),
+      });
+      assert.equal(await response.text(), done, `chunks of ${size}`);
+      assert.deepEqual(answered, [refusedRequest(id, cap)]);
+      assert.equal(reported.length, 1);
+    }
+  });
+}
 
 Deno.test("on the session's own stream, an event past the byte cap is skipped to its end and told apart by its head and tail", async () => {
   const encoder = new TextEncoder();
@@ -662,6 +668,14 @@ Deno.test("a stdio server's answer that names its id first and never ends fails 
   assert.equal(server.closed, false);
 });
 
+Deno.test("a stdio server's long request that names the waiting call's id first and its method after its params is answered as a request, not taken for the call's answer", async () => {
+  await using server = await connectFixture("default", { maxMessageBytes: MiB });
+  const tools = server.register(new ToolSet());
+  const end = await tools.call({ id: "1", name: "fixture__id-first-request" }, { timeoutMs: 30_000 });
+  assert.equal(text(end), "answered");
+  assert.equal(server.closed, false);
+});
+
 for (const transport of ["stdio", "HTTP"]) {
   Deno.test(`a server's own request longer than maxMessageBytes is answered at once with an error naming the limit (${transport})`, async () => {
     // Its ping of 200,000 members is about 3.6 MB long; over HTTP it comes on the session's own stream.
@@ -777,20 +791,22 @@ Deno.test("the stdio line reader stops at a long line it is not to skip, and at 
 
 Deno.test("the envelope of a message too long to read comes from its head, or from a numeric id that ends it", async () => {
   const pause = () => Promise.resolve();
-  const cases: [string, { id?: number | string; hasMethod: boolean }][] = [
+  const cases: [string, { id?: number | string; isRequest: boolean }][] = [
     // As the SDK's server writes an answer and a request: the id last.
-    ['{"result":{"content":[{"type":"text","text":"xx', { hasMethod: false }],
-    ['{"result":{"content":[{"type":"text","text":"xxxx"}]},"jsonrpc":"2.0","id":12}', { id: 12, hasMethod: false }],
-    ['{"method":"sampling/createMessage","params":{"x":"xxxx"},"jsonrpc":"2.0","id":4}', { id: 4, hasMethod: true }],
+    ['{"result":{"content":[{"type":"text","text":"xx', { isRequest: false }],
+    ['{"result":{"content":[{"type":"text","text":"xxxx"}]},"jsonrpc":"2.0","id":12}', { id: 12, isRequest: false }],
+    ['{"method":"sampling/createMessage","params":{"x":"xxxx"},"jsonrpc":"2.0","id":4}', { id: 4, isRequest: true }],
     // The id first, found in the head.
-    ['{"jsonrpc":"2.0","id":"a-1","result":{"text":"xxxx"}}', { id: "a-1", hasMethod: false }],
-    ['{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"xxxx"}}', { hasMethod: true }],
+    ['{"jsonrpc":"2.0","id":"a-1","result":{"text":"xxxx"}}', { id: "a-1", isRequest: false }],
+    ['{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"xxxx"}}', { isRequest: true }],
+    // The id first and the method after a long payload: its params tell a request, which no answer has.
+    ['{"jsonrpc":"2.0","id":7,"params":{"data":"xxxx"},"method":"ping"}', { id: 7, isRequest: true }],
     // A head that stops inside the id does not name it.
-    ['{"jsonrpc":"2.0","id":10', { hasMethod: false }],
+    ['{"jsonrpc":"2.0","id":10', { isRequest: false }],
     // An id that is not the outermost object's last member, or is in a string, is no id.
-    ['{"result":{"nested":{"id":5}}}', { hasMethod: false }],
-    ['{"result":{"text":"x\\",\\"id\\":5}"}}', { hasMethod: false }],
-    ['{"result":"xxxx","id":"late"}', { hasMethod: false }],
+    ['{"result":{"nested":{"id":5}}}', { isRequest: false }],
+    ['{"result":{"text":"x\\",\\"id\\":5}"}}', { isRequest: false }],
+    ['{"result":"xxxx","id":"late"}', { isRequest: false }],
   ];
   for (const [text, expected] of cases) {
     // The head is what a reader keeps of the start: here, up to the payload.
@@ -800,8 +816,8 @@ Deno.test("the envelope of a message too long to read comes from its head, or fr
   // The whole message but its last bytes in the head, which stops inside the id: the tail names it.
   const request = '{"method":"ping","params":{},"jsonrpc":"2.0","id":100}';
   const start = await headOfLong(request.slice(0, -2), pause);
-  assert.deepEqual(start, { hasMethod: true });
-  assert.deepEqual(envelopeOf(start, request.slice(-30)), { id: 100, hasMethod: true });
+  assert.deepEqual(start, { isRequest: true });
+  assert.deepEqual(envelopeOf(start, request.slice(-30)), { id: 100, isRequest: true });
 });
 
 Deno.test("the stdio line reader splits lines across chunks and keeps multi-byte characters whole", () => {

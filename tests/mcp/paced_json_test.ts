@@ -186,14 +186,14 @@ Deno.test("parsePaced() reads a number of up to MAX_TOKEN_CHARS characters as JS
 
 Deno.test("topLevelOf() finds an object's id and method wherever they stand, without parsing the rest", async () => {
   const long = "x".repeat(100);
-  const cases: [string, { id?: number | string; hasMethod: boolean }][] = [
-    [`{"result":{"id":"inner","method":"m","text":"${long}"},"jsonrpc":"2.0","id":7}`, { id: 7, hasMethod: false }],
-    [String.raw`{"id" : "a\"b" , "result":[{"id":1}]}`, { id: 'a"b', hasMethod: false }],
-    [`{"jsonrpc":"2.0","method":"elicitation/create","params":{"x":"${long}"},"id":3}`, { id: 3, hasMethod: true }],
-    [`{"jsonrpc":"2.0","id":null,"result":{}}`, { hasMethod: false }],
-    [`{"jsonrpc":"2.0","id":"${long}","result":{}}`, { hasMethod: false }],
-    [`{"result":{"text":"unterminated}`, { hasMethod: false }],
-    [`[{"id":1}]`, { hasMethod: false }],
+  const cases: [string, { id?: number | string; isRequest: boolean }][] = [
+    [`{"result":{"id":"inner","method":"m","text":"${long}"},"jsonrpc":"2.0","id":7}`, { id: 7, isRequest: false }],
+    [String.raw`{"id" : "a\"b" , "result":[{"id":1}]}`, { id: 'a"b', isRequest: false }],
+    [`{"jsonrpc":"2.0","method":"elicitation/create","params":{"x":"${long}"},"id":3}`, { id: 3, isRequest: true }],
+    [`{"jsonrpc":"2.0","id":null,"result":{}}`, { isRequest: false }],
+    [`{"jsonrpc":"2.0","id":"${long}","result":{}}`, { isRequest: false }],
+    [`{"result":{"text":"unterminated}`, { isRequest: false }],
+    [`[{"id":1}]`, { isRequest: false }],
   ];
   for (const [text, expected] of cases) {
     assert.deepEqual(await topLevelOf(text, NO_PAUSE, 64), expected, text.slice(0, 80));

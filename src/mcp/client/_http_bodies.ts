@@ -262,7 +262,7 @@ function events(
   /**
    * The head of an event past the cap that is to be skipped to its end and told apart, or undefined: an event of
    * another type than message, or a message whose data starts as an object. In the response to a POST's requests,
-   * only a message of the server's own (its head names a method) is: an answer is cut short there, and the
+   * only a message of the server's own (its head names a method or params) is: an answer is cut short there, and the
    * requests are answered for.
    */
   const skipped = async (head: string): Promise<EventHead | undefined> => {
@@ -271,7 +271,7 @@ function events(
     if (!opensObject(event.data)) return undefined;
     const start = await headOfLong(event.data, pause);
     const answers = delivery!.standIns().length > 0;
-    return !answers || start.hasMethod ? { ...event, start } : undefined;
+    return !answers || start.isRequest ? { ...event, start } : undefined;
   };
   /** What goes out in place of a long message; throws when it cannot be told apart. */
   const instead = (long: LongMessage): Uint8Array[] => {

@@ -47,7 +47,7 @@ const ENDS_ON_ID = /,\s*"id"\s*:\s*(-?\d{1,15})\s*\}\s*$/;
 
 /**
  * What a long message's first characters say of its envelope, read as the start of an object: its id, when they
- * name one, and whether it has a method.
+ * name one, and whether it is a request (a `method` or `params` member).
  *
  * @param head The message's first characters.
  * @param pause Awaited now and then during the scan.
@@ -65,19 +65,19 @@ export function headOfLong(head: string, pause: () => Promise<void>): Promise<To
  *
  * @param start What its head said (see {@linkcode headOfLong}).
  * @param tail Its last characters.
- * @returns Its id, when one was found, and whether its head has a method.
+ * @returns Its id, when one was found, and whether its head is a request's.
  */
 export function envelopeOf(start: TopLevel, tail: string): TopLevel {
   if (start.id !== undefined) return start;
   const last = ENDS_ON_ID.exec(tail)?.[1];
-  return last === undefined ? start : { id: Number(last), hasMethod: start.hasMethod };
+  return last === undefined ? start : { id: Number(last), isRequest: start.isRequest };
 }
 
 /** Tells what a message past the limit was from its envelope (see {@linkcode envelopeOf}). */
 function longMessageOf(head: string, envelope: TopLevel, maxBytes: number): LongMessage {
   const why = `it is longer than ${maxBytes} bytes (the maxMessageBytes limit)`;
-  const { id, hasMethod } = envelope;
-  if (!hasMethod) return id === undefined ? { kind: "unknown" } : { kind: "answer", standIn: unreadAnswer(id, why) };
+  const { id, isRequest } = envelope;
+  if (!isRequest) return id === undefined ? { kind: "unknown" } : { kind: "answer", standIn: unreadAnswer(id, why) };
   const note = `Skipped a message of the server's as ${why}: ${head.slice(0, 200)}`;
   return id === undefined
     ? { kind: "notification", note }

@@ -100,7 +100,7 @@ export function isUnreadAnswer(data: unknown): boolean {
  * @param text What the server sent as one message.
  * @param pause Awaited between pieces of a long text.
  * @returns The message.
- * @throws {UnreadRequest} When a long text with an id and a method cannot be read, for any of the reasons below.
+ * @throws {UnreadRequest} When a long text of a request (an id, and a method or params) cannot be read, for any of the reasons below.
  * @throws {SyntaxError} When the text is not JSON, and no id was read.
  * @throws {RangeError} When a long text breaks a bound, and no id was read.
  * @throws {Error} When it is not a JSON-RPC message (the SDK's check), and no id was read.
@@ -112,10 +112,10 @@ export async function readMessage(text: string, pause: () => Promise<void>): Pro
     return checkedMessage(value);
   } catch (error) {
     // An answer's id may come after what broke: the SDK's server writes it last.
-    const { id, hasMethod } = await topLevelOf(text, pause, MAX_ENVELOPE_STRING);
+    const { id, isRequest } = await topLevelOf(text, pause, MAX_ENVELOPE_STRING);
     if (id === undefined) throw error;
     const why = reasonOf(error);
-    if (hasMethod) throw new UnreadRequest(id, why, error);
+    if (isRequest) throw new UnreadRequest(id, why, error);
     return unreadAnswer(id, why);
   }
 }
