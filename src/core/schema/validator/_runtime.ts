@@ -12,7 +12,7 @@ const CLOCK_EVERY = 16_384;
 /** The per-validator state a validation updates: the steps taken, the time, and the dynamic scope. */
 export interface Runtime {
   steps: number;
-  /** The step count past which `charge` next looks up: the step budget's end or the next reading of the clock. */
+  /** The step count past which `charge` next checks the budget: its end of steps, or the next reading of the clock. */
   next: number;
   /** The clock's first reading in this validation; NaN until then. */
   since: number;
@@ -59,10 +59,10 @@ export function startValidation(runtime: Runtime): void {
  * @throws {SchemaBudgetError} When the steps or the time are spent.
  */
 export function charge(runtime: Runtime, steps: number): void {
-  if ((runtime.steps += steps) > runtime.next) lookUp(runtime);
+  if ((runtime.steps += steps) > runtime.next) checkpoint(runtime);
 }
 
-function lookUp(runtime: Runtime): void {
+function checkpoint(runtime: Runtime): void {
   const { steps, limit, milliseconds, label } = runtime;
   if (steps > limit) throw new SchemaBudgetError(label, limit);
   const now = performance.now();
