@@ -53,7 +53,7 @@ export {
   type SchemaValidation,
 } from "./src/core/schema/schema.ts";
 export type { CompiledPattern, PatternCost, PatternEngine } from "./src/core/schema/validator/patterns.ts";
-export { DEFAULT_PATTERN_COST } from "./src/core/schema/validator/patterns.ts";
+export { DEFAULT_PATTERN_COST, nativePatterns } from "./src/core/schema/validator/patterns.ts";
 export { linearPatterns } from "./src/core/schema/validator/linear_patterns.ts";
 export {
   DEFAULT_VALIDATOR_BUDGET,

@@ -21,7 +21,7 @@ interface Graph {
 }
 
 const ROOT = new URL("../../", import.meta.url);
-const CORE_NPM = ["valibot", "@valibot/to-json-schema", "@cfworker/json-schema"];
+const CORE_NPM = ["valibot", "@valibot/to-json-schema", "@cfworker/json-schema", "re2js"];
 
 async function coreGraph(): Promise<Graph> {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
@@ -95,7 +95,7 @@ Deno.test("mod.ts's import graph holds none of the OpenTelemetry entry, the brid
   assert.ok(graph.modules.some((m) => m.specifier.endsWith("/src/core/dispatch/observer.ts")), "the observer is core");
 });
 
-Deno.test("mod.ts loads the compiled validator's closures, @cfworker/json-schema, the format scanners, the batch runner and the seal's work only through dynamic imports, so a bundle splits them off", async () => {
+Deno.test("mod.ts loads the compiled validator's closures, @cfworker/json-schema, the format scanners, the host patterns' engine, re2js, the batch runner and the seal's work only through dynamic imports, so a bundle splits them off", async () => {
   const graph = await coreGraph();
   const modules = new Map(graph.modules.map((module) => [module.specifier, module]));
   const loaded = new Set<string>();
@@ -115,6 +115,8 @@ Deno.test("mod.ts loads the compiled validator's closures, @cfworker/json-schema
     "/src/core/schema/validator/_parts.ts",
     "/src/core/schema/_cfworker.ts",
     "/src/core/schema/validator/_formats.ts",
+    "/src/core/schema/validator/_host_patterns.ts",
+    "/src/core/schema/validator/_re2.ts",
     "/src/core/dispatch/_batch_runner.ts",
     "/src/core/seal/_sealing.ts",
   ];

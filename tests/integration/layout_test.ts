@@ -34,8 +34,8 @@ function ruleFor(file: string): Rule {
   if (folder === "core") {
     const index = CORE_LAYERS.indexOf(layer);
     assert.ok(index >= 0, `${file} is in no known layer of the core`);
-    // The linear-time pattern engine (re2js behind its translation) is for untrusted schemas only, never in the
-    // core's own graph (tests/integration/core_graph_test.ts holds mod.ts to the three core packages).
+    // re2js is imported behind its translation alone, which the core loads apart, for a pattern that could
+    // backtrack for long (tests/integration/core_graph_test.ts holds mod.ts to the core packages, up front or apart).
     const packages = file.endsWith("/validator/_re2.ts") ? [...CORE_PACKAGES, /^re2js$/] : CORE_PACKAGES;
     return { folders: CORE_LAYERS.slice(0, index + 1).map((name) => `core/${name}`), packages };
   }

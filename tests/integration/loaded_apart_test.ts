@@ -1,6 +1,6 @@
 // The compiled validator's closures load apart from the core, the first time
-// it compiles a schema; the fallback validator and the format scanners, the
-// first time a schema needs them; the batch runner and the seal's work,
+// it compiles a schema; the fallback validator, the format scanners and
+// re2js, the first time a schema needs them; the batch runner and the seal's work,
 // the first time a batch runs or a record is sealed or verified. Each case
 // runs in a fresh process, where they have not loaded yet, so the wait is
 // real: a call, and a resume whose record's schema needs them, are answered
@@ -44,6 +44,15 @@ Deno.test("a record whose resume schema needs the fallback is resumed in a fresh
 
 Deno.test("a tool asserting a format answers its first call once the format scanners have loaded", async () => {
   assert.deepEqual(await run("formats"), ["invalid_input", "output"]);
+});
+
+Deno.test("re2js loads for a host schema's first pattern that could backtrack for long, never for bounded patterns", async () => {
+  assert.deepEqual(await run("patterns"), {
+    bounded: ["invalid_input", "output"],
+    loadedForBounded: false,
+    unbounded: ["invalid_input", "output"],
+    loadedAfter: true,
+  });
 });
 
 Deno.test("the batch runner loads on a batch's first run, after its arguments are checked, and runs and resumes it", async () => {

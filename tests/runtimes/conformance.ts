@@ -238,6 +238,22 @@ const checks: readonly Check[] = [
     },
   },
   {
+    name: "call() runs a host's own pattern that could backtrack for long on re2js, which loads apart from the core",
+    run: async () => {
+      const tools = new ToolSet().register(defineJsonTool({
+        name: "size",
+        description: "Takes a CSS size.",
+        inputSchema: { type: "object", properties: { size: { type: "string", pattern: "\\d+px" } } },
+        effects: [],
+        run: () => ({}),
+      }));
+      expectOutput(await tools.call({ id: "c1", name: "size", arguments: { size: "12px" } }));
+      // 100 s on the built-in RegExp.
+      const digits = { size: "1".repeat(200_000) };
+      expectFailure(await tools.call({ id: "c2", name: "size", arguments: digits }), "invalid_input");
+    },
+  },
+  {
     name: "call() runs a draft-04 schema on the fallback validator, which loads apart from the core on first need",
     run: async () => {
       const inputSchema = {

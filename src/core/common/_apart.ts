@@ -75,25 +75,43 @@ export function present<T>(value: T): Apart<T> {
 }
 
 /**
- * The handle of two modules loaded on first need, used together: loaded once both have.
+ * The handle of two modules loaded on first need, used together: loaded once both have. With `needs`, the second
+ * loads only when the first, once loaded, says it is needed (a large module that few uses need), and the pair holds
+ * `undefined` in its place when it was not.
  *
  * @param first One module's handle.
  * @param second The other's.
+ * @param needs Whether the second is needed, asked of what the first provides; always, when absent.
  * @returns Their handle, providing both.
  */
-export function joined<A, B>(first: Apart<A>, second: Apart<B>): Apart<readonly [A, B]> {
-  let both: readonly [A, B] | undefined;
+export function joined<A, B>(first: Apart<A>, second: Apart<B>): Apart<readonly [A, B]>;
+export function joined<A, B>(
+  first: Apart<A>,
+  second: Apart<B>,
+  needs: (first: A) => boolean,
+): Apart<readonly [A, B | undefined]>;
+export function joined<A, B>(
+  first: Apart<A>,
+  second: Apart<B>,
+  needs?: (first: A) => boolean,
+): Apart<readonly [A, B | undefined]> {
+  let both: readonly [A, B | undefined] | undefined;
   let loading: Promise<void> | undefined;
-  const handle: Apart<readonly [A, B]> = {
+  const handle: Apart<readonly [A, B | undefined]> = {
     get loaded() {
-      if (both === undefined && first.loaded !== undefined && second.loaded !== undefined) {
-        both = [first.loaded, second.loaded];
+      const one = first.loaded;
+      if (both === undefined && one !== undefined) {
+        const other = second.loaded;
+        if (other !== undefined) both = [one, other];
+        else if (needs !== undefined && !needs(one)) both = [one, undefined];
       }
       return both;
     },
     load: () => {
       if (loading === undefined) {
-        loading = Promise.all([first.load(), second.load()]).then(() => {});
+        loading = needs === undefined
+          ? Promise.all([first.load(), second.load()]).then(() => {})
+          : first.load().then(() => needs(first.loaded!) ? second.load() : undefined);
         // As for one module: a failed load reaches whoever awaits it, never the host as an unhandled rejection.
         loading.catch(() => {});
       }

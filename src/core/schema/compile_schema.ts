@@ -1,12 +1,15 @@
 // `compileSchema`, as `@salvor/tools/dyn` exports it: the compiled
-// validator's code and the format scanners imported up front, so that a
-// schema it runs validates as soon as it is compiled. The core compiles its
-// tools' schemas with `compileSchemaApart` instead, which loads them on
-// first need.
+// validator's code, the format scanners and the engine for a host schema's
+// patterns (with re2js, which `linearPatterns` of the same entrypoint loads
+// anyway) imported up front, so that a schema it runs validates as soon as
+// it is compiled. The core compiles its tools' schemas with
+// `compileSchemaApart` instead, which loads them on first need.
 
 import { present } from "../common/_apart.ts";
 import { buildValidator } from "./validator/_build.ts";
 import { FORMATS } from "./validator/_formats.ts";
+import * as HostPatterns from "./validator/_host_patterns.ts";
+import { compileRe2 } from "./validator/_re2.ts";
 import {
   type CompiledSchema,
   type CompileSchemaOptions,
@@ -15,7 +18,12 @@ import {
   type ValidatorParts,
 } from "./schema.ts";
 
-const PARTS_UP_FRONT: ValidatorParts = { build: present(buildValidator), scanners: present(FORMATS) };
+const PARTS_UP_FRONT: ValidatorParts = {
+  build: present(buildValidator),
+  scanners: present(FORMATS),
+  hostPatterns: present(HostPatterns),
+  re2: present(compileRe2),
+};
 
 /**
  * Checks a JSON Schema for validation now, and compiles it on its first

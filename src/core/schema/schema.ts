@@ -21,8 +21,10 @@ import type { buildValidator, CompiledValidator } from "./validator/_build.ts";
 import type { FormatScanners } from "./validator/_format_names.ts";
 import { deepFreeze } from "../common/_deep_freeze.ts";
 import { walkSubschemas } from "./_subschemas.ts";
-import { type Apart, joined } from "../common/_apart.ts";
-import { BUILD, FALLBACK, SCANNERS } from "./_apart.ts";
+import { type Apart, joined, present } from "../common/_apart.ts";
+import { BUILD, FALLBACK, HOST_PATTERNS, RE2, SCANNERS } from "./_apart.ts";
+import type * as HostPatterns from "./validator/_host_patterns.ts";
+import type { CompileRe2 } from "./validator/_host_patterns.ts";
 import { asNearestDraft } from "./_nearest_draft.ts";
 
 /** A JSON Schema: an object or a boolean, as JSON carries it. */
@@ -46,15 +48,20 @@ export interface CompileSchemaOptions {
   /** Names the schema in error messages, e.g. `inputSchema`. */
   readonly label?: string;
   /**
-   * How `pattern` and `patternProperties` run. The default, the built-in
-   * `RegExp`, backtracks: fine for schemas the host wrote. A schema from
-   * outside (an MCP server's, a user's) takes `linearPatterns` from
-   * `@salvor/tools/dyn`, which never backtracks. Any engine but the default
-   * marks the schema untrusted: a pattern that engine cannot express is
-   * refused, never run another way. An untrusted schema never runs on the
-   * fallback validator, which has no step budget: a draft-04 one is compiled
-   * as draft-07 and a 2019-09 one as 2020-12 where their keywords mean the
-   * same there, and any other the compiled validator cannot run is refused.
+   * How `pattern` and `patternProperties` run. A pattern tests a model's
+   * text, so by default one runs on the built-in `RegExp` only when it
+   * cannot backtrack for long, any other on re2js (linear in the text,
+   * loaded apart by the core the first time a schema needs it), and one
+   * re2js cannot express (a backreference, a lookaround) on the built-in
+   * `RegExp` as the host wrote it. `nativePatterns` runs every pattern on
+   * the built-in `RegExp`, which backtracks. A schema from outside (an MCP
+   * server's, a user's) takes `linearPatterns` from `@salvor/tools/dyn`:
+   * any engine but the default and `nativePatterns` marks the schema
+   * untrusted, and a pattern that engine cannot express is refused, never
+   * run another way. An untrusted schema never runs on the fallback
+   * validator, which has no step budget: a draft-04 one is compiled as
+   * draft-07 and a 2019-09 one as 2020-12 where their keywords mean the same
+   * there, and any other the compiled validator cannot run is refused.
    */
   readonly patterns?: PatternEngine;
   /**
@@ -241,17 +248,22 @@ export type BuildValidator = typeof buildValidator;
 
 /**
  * What the compiled validator is built with, each loaded apart from the core on first need or imported up front:
- * what builds its closures, and the format scanners (for a schema that asserts a format).
+ * what builds its closures, the format scanners (for a schema that asserts a format), and the engine for a host
+ * schema's patterns with re2js (for a pattern of one that could backtrack for long).
  */
 export interface ValidatorParts {
   /** What builds the closures. */
   readonly build: Apart<BuildValidator>;
   /** The format scanners. */
   readonly scanners: Apart<FormatScanners>;
+  /** The engine for a host schema's patterns. */
+  readonly hostPatterns: Apart<typeof HostPatterns>;
+  /** re2js's compile. */
+  readonly re2: Apart<CompileRe2>;
 }
 
-/** The core's parts: both load apart from it. */
-const PARTS_APART: ValidatorParts = { build: BUILD, scanners: SCANNERS };
+/** The core's parts: all load apart from it. */
+const PARTS_APART: ValidatorParts = { build: BUILD, scanners: SCANNERS, hostPatterns: HOST_PATTERNS, re2: RE2 };
 
 /**
  * Compiles a schema as `compileSchema` of `@salvor/tools/dyn` does, for the core: the compiled validator's
@@ -414,24 +426,37 @@ function nearestCompiled(
 
 /**
  * A schema the compiled validator runs: checked now, its closures built on its first validation, once what builds
- * them (and the format scanners, for a schema that asserts a format) has loaded.
+ * them has loaded, with the format scanners for a schema that asserts a format, and, for a host's own schema with
+ * patterns, the engine they run on (with re2js when one could backtrack for long).
  */
 function compiled(
   { label, draft, own, checked }: CheckedSchema & { readonly engine: "compiled" },
-  { build, scanners: formats }: ValidatorParts,
+  parts: ValidatorParts,
 ): CompiledSchema {
-  if (checked.assertsFormats) {
-    const needs = "the compiled validator and the format scanners it needs have";
-    return builtApart(label, draft, "compiled", own, joined(build, formats), needs, ([built, scanners]) => {
-      const validator = built(checked, scanners);
-      return (value) => answer(validator, value);
-    });
-  }
-  return builtApart(label, draft, "compiled", own, build, "the compiled validator it needs has", (built) => {
-    const validator = built(checked);
+  const sources = checked.hostPatterns;
+  const patterns: Apart<HostEngineParts> = sources.length === 0
+    ? NO_HOST_PATTERNS
+    : joined(parts.hostPatterns, parts.re2, (host) => host.needsRe2(sources));
+  const scanners = checked.assertsFormats ? parts.scanners : NO_SCANNERS;
+  const needs = "the compiled validator and the parts it needs have";
+  const all = joined(parts.build, joined(scanners, patterns));
+  return builtApart(label, draft, "compiled", own, all, needs, ([build, [formats, [host, re2]]]) => {
+    const validator = build(
+      host === null ? checked : { ...checked, patterns: host.hostPatterns(re2) },
+      formats ?? undefined,
+    );
     return (value) => answer(validator, value);
   });
 }
+
+/** For a schema that asserts no format: no scanners, and nothing to load. */
+const NO_SCANNERS: Apart<FormatScanners | null> = present(null);
+
+/** What the engine for a host schema's patterns is made of: none for a schema with no such pattern. */
+type HostEngineParts = readonly [typeof HostPatterns | null, CompileRe2 | undefined];
+
+/** For a schema with no host patterns: no engine, and nothing to load. */
+const NO_HOST_PATTERNS: Apart<HostEngineParts> = present([null, undefined]);
 
 /** The compiled validator's answer: a valid value by the boolean check alone, a failing one walked again for diagnostics. */
 function answer(validator: CompiledValidator, value: unknown): SchemaValidation {

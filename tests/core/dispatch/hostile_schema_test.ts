@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { defineJsonTool, InvalidSpecError, type JsonSchema, type TerminalEvent, ToolSet } from "../../../mod.ts";
-import { compileSchema, linearPatterns } from "../../../dyn.ts";
+import { compileSchema, linearPatterns, nativePatterns, type PatternEngine } from "../../../dyn.ts";
 import { exponentialSchema, NESTED_QUANTIFIER_SCHEMA, NESTED_QUANTIFIER_TEXT } from "../../fixtures/hostile_schemas.ts";
 import { largestGap } from "../../fixtures/event_loop.ts";
 import { backtrackingBound } from "../../../src/core/schema/validator/_backtracking.ts";
@@ -219,6 +219,83 @@ Deno.test("an untrusted pattern with an unbounded atom that runs on the built-in
   console.log(`a 250,000-digit string on ${pattern}: ${end.type}, largest event-loop gap ${gapMs.toFixed(1)} ms`);
   assert.equal(end.type === "failed" && end.failure.kind, "invalid_input");
   assert.ok(gapMs < MAX_GAP_MS, `the event loop was blocked for ${gapMs} ms`);
+});
+
+/** A tool over a schema of the host's own: no pattern engine given. */
+function hostTool(pattern: string, patterns?: PatternEngine) {
+  return defineJsonTool({
+    name: "host",
+    description: "A tool whose schema the host wrote.",
+    inputSchema: { type: "object", properties: { text: { type: "string", pattern } } },
+    ...(patterns === undefined ? {} : { patterns }),
+    effects: [],
+    run: () => ({}),
+  });
+}
+
+async function kindsOf(tools: ToolSet, texts: readonly string[]): Promise<string[]> {
+  const kinds = [];
+  for (const text of texts) {
+    const end = await tools.call({ id: "call_1", name: "host", arguments: JSON.stringify({ text }) });
+    kinds.push(end.type === "failed" ? end.failure.kind : end.type);
+  }
+  return kinds;
+}
+
+// On the built-in RegExp, `\d+px` took 100 s against 200,000 digits, and `^(a+)+$` 1.5 s against 26 `a`s and a `!`.
+for (
+  const [pattern, hostile, valid] of [
+    ["\\d+px", "1".repeat(200_000), "width: 12px"],
+    ["^(a+)+$", NESTED_QUANTIFIER_TEXT, "aaaa"],
+  ]
+) {
+  Deno.test(`a host's own pattern ${pattern}, which could backtrack for long, answers a model's hostile text at once`, async () => {
+    const tools = new ToolSet().register(hostTool(pattern));
+    // The first call waits for re2js to load.
+    assert.deepEqual(await kindsOf(tools, [valid]), ["output"]);
+    const { result, gapMs } = await largestGap(() => kindsOf(tools, [hostile, valid]));
+    console.log(`a host's ${pattern}: largest event-loop gap ${gapMs.toFixed(1)} ms`);
+    assert.deepEqual(result, ["invalid_input", "output"]);
+    assert.ok(gapMs < MAX_GAP_MS, `the event loop was blocked for ${gapMs} ms`);
+  });
+}
+
+Deno.test("a host's own patterns keep their ECMA-262 meaning on whichever engine runs them", async () => {
+  const cases: [string, string[], string[]][] = [
+    // Bounded: the built-in RegExp.
+    ["^[A-Z][A-Z0-9]{1,9}-\\d+$", ["AUTH-42"], ["auth-42", "AUTH-"]],
+    // Could backtrack: re2js, with ECMA-262's \s (Unicode spaces) and . (no line terminator).
+    ["^\\w+\\s\\w+$", ["a\u00a0b", "a b"], ["a\nb!", "ab"]],
+    ["^a.*b.*z$", ["abcz"], ["ab\u2028z"]],
+    ["\\p{L}+\\d", ["é1"], ["11"]],
+    // A backreference, which re2js cannot express: the built-in RegExp, as the host wrote it.
+    ["^(a+)\\1$", ["aaaa"], ["aaa"]],
+  ];
+  for (const [pattern, valid, invalid] of cases) {
+    const tools = new ToolSet().register(hostTool(pattern));
+    assert.deepEqual(await kindsOf(tools, [...valid, ...invalid]), [
+      ...valid.map(() => "output"),
+      ...invalid.map(() => "invalid_input"),
+    ], pattern);
+  }
+});
+
+Deno.test("patterns: nativePatterns runs every pattern of a host's schema on the built-in RegExp, and keeps it trusted", async () => {
+  const tools = new ToolSet().register(hostTool("^(\\w+\\s?)+$", nativePatterns));
+  assert.deepEqual(await kindsOf(tools, ["checked by hand", "no!"]), ["output", "invalid_input"]);
+  // Trusted: a schema only the fallback validator runs is still defined (an untrusted one is refused).
+  const fallback = { $schema: "http://json-schema.org/draft-04/schema#", type: "object", id: "urn:x" };
+  assert.doesNotThrow(() =>
+    defineJsonTool({
+      name: "old",
+      description: "A draft-04 schema of the host's own.",
+      inputSchema: fallback,
+      patterns: nativePatterns,
+      effects: [],
+      run: () => ({}),
+    })
+  );
+  assert.throws(() => untrustedTool(fallback), InvalidSpecError);
 });
 
 Deno.test("defineJsonTool() refuses an untrusted pattern the linear-time engine cannot express, naming it", () => {

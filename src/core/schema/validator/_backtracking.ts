@@ -2,11 +2,12 @@
 // of a pattern, for the patterns where that is easy to bound: anchored at the
 // start, a chain of single-character atoms, at most one of them unbounded.
 // Most patterns of real schemas are such a chain (`^\d{4}-\d{2}-\d{2}$`,
-// `^[a-z][a-z0-9_-]{1,31}$`, `^[A-Z]+-\d+$`); none of them can backtrack
-// catastrophically. Such a pattern runs on the built-in RegExp for an
-// untrusted schema too: under the linear-time engine, and under the engine
-// that runs no other pattern, for where re2js is not loaded (the core's own
-// untrusted schemas: a parked call's record that is not sealed).
+// `^[a-z][a-z0-9_-]{1,31}$`, `^[A-Z][A-Z0-9]{1,9}-\d+$`); none of them can
+// backtrack catastrophically. Such a pattern runs on the built-in RegExp
+// whatever tests it: for the host's own schemas and under the linear-time
+// engine, and under the engine that runs no other pattern, for where re2js
+// is not loaded (the core's own untrusted schemas: a parked call's record
+// that is not sealed).
 
 import type { CompiledPattern, PatternCost, PatternEngine } from "./patterns.ts";
 

@@ -47,6 +47,12 @@ export interface CheckedValidator {
   readonly patterns: PatternEngine;
   /** Its patterns, compiled by that engine during the check; none for the built-in `RegExp`, compiled when built. */
   readonly compiledPatterns: ReadonlyMap<string, CompiledPattern>;
+  /**
+   * Its distinct patterns when it was checked with no engine given, as a host's own schema is: the core builds it
+   * with the engine of `_host_patterns.ts` in place of the built-in `RegExp`, since the text a pattern tests is a
+   * model's. None when an engine was given.
+   */
+  readonly hostPatterns: readonly string[];
   /** Whether the schema asserts a format: building it then needs the format scanners. */
   readonly assertsFormats: boolean;
 }
@@ -122,6 +128,7 @@ export function checkValidator(schema: unknown, options: ValidatorOptions = {}):
     patterns,
     // The built-in RegExp compiles in no time: a registered schema does not hold its patterns until its first call.
     compiledPatterns: patterns === nativePatterns ? NO_PATTERNS : checked.patterns,
+    hostPatterns: options.patterns === undefined ? [...checked.patterns.keys()] : [],
     assertsFormats: checked.assertsFormats,
   };
 }

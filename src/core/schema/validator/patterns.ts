@@ -58,15 +58,21 @@ export interface PatternEngine {
 }
 
 /**
- * The built-in `RegExp` engine. It backtracks: use it only for trusted
- * schemas, and {@linkcode linearPatterns} for the rest.
+ * The built-in `RegExp` for every pattern. It backtracks, and the text a
+ * pattern tests is a model's: `\d+px` took 100 s against 200,000 digits.
+ * By default, a host's schema runs on it only the patterns that cannot
+ * backtrack for long; give this engine (`patterns: nativePatterns`) for a
+ * schema whose patterns you have checked yourself, and
+ * {@linkcode linearPatterns} for a schema from outside.
  *
  * @example A pattern through the built-in engine
  * ```ts
- * import { nativePatterns } from "./patterns.ts";
+ * import { compileSchema, nativePatterns } from "@salvor/tools/dyn";
  * import assert from "node:assert/strict";
  *
  * assert.ok(nativePatterns.compile("^\\p{L}+$").test("héllo"));
+ * const schema = compileSchema({ type: "string", pattern: "^(\\w+\\s?)+$" }, { patterns: nativePatterns });
+ * assert.equal(schema.validate("checked by hand").ok, true);
  * ```
  */
 export const nativePatterns: PatternEngine = Object.freeze({
