@@ -17,15 +17,19 @@ function nestedPairs(levels: number): Record<string, unknown> {
   return { $defs: defs, $ref: `#/$defs/l${levels}` };
 }
 
-function refusal(fn: () => unknown): SchemaRefusal {
+/** What `fn` throws, which must be a `kind`. */
+function thrown<E extends Error>(kind: new (...args: never[]) => E, fn: () => unknown): E {
   try {
     fn();
   } catch (error) {
-    if (error instanceof SchemaRefusal) return error;
+    if (error instanceof kind) return error;
     throw error;
   }
-  assert.fail("expected a SchemaRefusal");
+  assert.fail(`expected a ${kind.name}`);
 }
+
+const refusal = (fn: () => unknown): SchemaRefusal => thrown(SchemaRefusal, fn);
+const budgetSpent = (fn: () => unknown): SchemaBudgetError => thrown(SchemaBudgetError, fn);
 
 Deno.test("linearPatterns runs ^(a+)+$ on 40 a's and a ! without backtracking", () => {
   const validator = compileValidator({ type: "string", pattern: "^(a+)+$" }, { patterns: linearPatterns });
@@ -257,16 +261,6 @@ function withClock<T>(tick: number, work: () => T): { readonly result: T; readon
     // The own property goes: performance.now is the built-in one again.
     delete (performance as { now?: unknown }).now;
   }
-}
-
-function budgetSpent(work: () => unknown): SchemaBudgetError {
-  try {
-    work();
-  } catch (error) {
-    if (error instanceof SchemaBudgetError) return error;
-    throw error;
-  }
-  assert.fail("expected a SchemaBudgetError");
 }
 
 Deno.test("validation reads the clock every 16,384 steps, never for a small value, and stops past its time budget", () => {
