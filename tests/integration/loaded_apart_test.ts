@@ -36,7 +36,7 @@ Deno.test("a fallback schema validates once its validator has loaded, and a tool
   });
 });
 
-Deno.test("a record whose resume schema needs the fallback is resumed in a fresh process once it has loaded", async () => {
+Deno.test("a record whose resume schema needs the compiled validator is resumed in a fresh process once it has loaded", async () => {
   const record = await run("park");
   assert.equal((record as { v?: number }).v, 1);
   assert.deepEqual(await run("resume", JSON.stringify(record)), ["invalid_input", "output"]);

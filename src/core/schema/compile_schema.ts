@@ -30,12 +30,14 @@ const PARTS_UP_FRONT: ValidatorParts = {
  * validation: it and each of its remotes must be a JSON Schema object (or
  * boolean) within the limits, and every `$ref` must resolve inside them. A
  * 2020-12 or draft-07 schema is compiled into closures (`engine:
- * "compiled"`); a malformed one (an invalid regular expression, `enum: 5`,
- * `required: "name"`, ...) is refused now, as is everything the compiler
- * would refuse, so compiling it later cannot fail. A
- * schema using what the compiled validator does not implement (another
- * draft, `$recursiveRef`, `$vocabulary`, a pattern valid only without the
- * `u` flag) is validated by `@cfworker/json-schema` (`engine: "fallback"`),
+ * "compiled"`), and so is a draft-04 or 2019-09 one, as draft-07 or 2020-12,
+ * where its keywords mean the same there; a malformed one (an invalid
+ * regular expression, `enum: 5`, `required: "name"`, ...) is refused now,
+ * as is everything the compiler would refuse, so compiling it later cannot
+ * fail. A schema using what the compiled validator does not implement
+ * (another draft, a keyword draft-04 or 2019-09 reads otherwise than the
+ * nearer draft, `$recursiveRef`, `$vocabulary`, a pattern valid only
+ * without the `u` flag) is validated by `@cfworker/json-schema` (`engine: "fallback"`),
  * which reads malformed keywords leniently; it loads apart from the core
  * the first time a schema needs it, so await `loading` before the first
  * `validate` of such a schema (any other validates at once). A `$dynamicRef` in a draft-07 schema, and an
@@ -80,12 +82,14 @@ const PARTS_UP_FRONT: ValidatorParts = {
  * assert.throws(() => compileSchema({ type: "object", required: "name" }), InvalidSpecError);
  * ```
  *
- * @example A draft-04 schema runs on the fallback, once it has loaded
+ * @example A draft-04 schema with an `id` (draft-07's `$id`) runs on the fallback, once it has loaded
  * ```ts
  * import { compileSchema } from "@salvor/tools/dyn";
  * import assert from "node:assert/strict";
  *
- * const schema = compileSchema({ $schema: "http://json-schema.org/draft-04/schema#", maximum: 5, exclusiveMaximum: true });
+ * const below5 = { $schema: "http://json-schema.org/draft-04/schema#", maximum: 5, exclusiveMaximum: true };
+ * assert.equal(compileSchema(below5).engine, "compiled");
+ * const schema = compileSchema({ ...below5, id: "urn:below-5" });
  * assert.equal(schema.engine, "fallback");
  * await schema.loading;
  * assert.equal(schema.validate(5).ok, false);

@@ -92,7 +92,8 @@ export type ParseResult =
 /**
  * Which validator a compiled schema runs on: `compiled` (the closures of
  * `./validator/`, with the step budget) or `fallback` (`@cfworker/json-schema`,
- * for a draft or keyword the compiled validator does not implement).
+ * for a draft or keyword the compiled validator does not implement, and a
+ * draft-04 or 2019-09 schema it cannot read as the nearer draft).
  */
 export type SchemaEngine = "compiled" | "fallback";
 
@@ -360,7 +361,7 @@ function checkedSchema(schema: JsonSchema, options: CompileSchemaOptions): Check
   // Any pattern engine but the native one marks the schema untrusted: it never runs on the
   // fallback validator, which has no step budget and backtracks.
   const untrusted = options.patterns !== undefined && options.patterns !== nativePatterns;
-  const compiledAs = untrusted ? nearestCompiled(copy, draft, label) : { draft, schema: copy };
+  const compiledAs = nearestCompiled(copy, draft, label, untrusted);
   // Why the fallback runs the schema: the compiled validator's refusal, or a draft it does not compile.
   let why = `the draft ${draft} is not compiled`;
   if (compiledAs.draft === "2020-12" || compiledAs.draft === "7") {
@@ -383,7 +384,10 @@ function checkedSchema(schema: JsonSchema, options: CompileSchemaOptions): Check
     // format asked to be asserted that it ignores, or a dynamic reference (compiled in 2020-12 only), which it
     // resolves wrongly (the JSON Schema Test Suite's dynamicRef cases show it).
     const unsound = refusal.reason === "format" || refusal.keyword === "$dynamicRef";
-    if (refusal.kind === "invalid" || unsound || (untrusted && refusal.reason === "pattern")) {
+    // A host's schema of an older draft that the compiled validator finds malformed or over budget runs on the
+    // fallback, as that draft always did.
+    const asItsDraft = compiledAs.converted && !untrusted && refusal.kind === "invalid";
+    if ((refusal.kind === "invalid" && !asItsDraft) || unsound || (untrusted && refusal.reason === "pattern")) {
       throw specError(refusal, label);
     }
     why = refusal.message.replace(/^Cannot compile the schema as /, "");
@@ -404,17 +408,20 @@ function specError(refusal: SchemaRefusal, label: string): InvalidSpecError {
 }
 
 /**
- * The draft and schema an untrusted schema is compiled as: a draft-04 or 2019-09 one as the
- * nearest compiled draft, the others as they are.
+ * The draft and schema a schema is compiled as: a draft-04 or 2019-09 one as the nearest compiled draft where its
+ * keywords mean the same there, so that its patterns run on the engine and its validation under the budget; the
+ * others as they are. Where they do not, an untrusted schema is refused, and the host's own is left to the fallback.
  */
 function nearestCompiled(
   schema: JsonSchema,
   draft: JsonSchemaDraft,
   label: string,
-): { draft: JsonSchemaDraft; schema: JsonSchema } {
-  if ((draft !== "4" && draft !== "2019-09") || typeof schema !== "object") return { draft, schema };
+  untrusted: boolean,
+): { draft: JsonSchemaDraft; schema: JsonSchema; converted: boolean } {
+  if ((draft !== "4" && draft !== "2019-09") || typeof schema !== "object") return { draft, schema, converted: false };
   const nearest = asNearestDraft(schema, draft);
-  if (nearest.ok) return nearest;
+  if (nearest.ok) return { ...nearest, converted: true };
+  if (!untrusted) return { draft, schema, converted: false };
   const as = draft === "4" ? "7" : "2020-12";
   throw new InvalidSpecError(
     `Cannot compile the ${label} as draft ${as}, which untrusted schemas of draft ${draft} are compiled as: "${nearest.keyword}" at ${

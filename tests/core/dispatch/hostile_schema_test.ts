@@ -260,6 +260,24 @@ for (
   });
 }
 
+Deno.test("a host's draft-04 schema compiles as draft-07, so its patterns run behind the same engine and budget", async () => {
+  const tools = new ToolSet().register(defineJsonTool({
+    name: "host",
+    description: "A tool whose draft-04 schema the host wrote.",
+    inputSchema: {
+      $schema: "http://json-schema.org/draft-04/schema#",
+      type: "object",
+      properties: { text: { type: "string", pattern: "\\d+px" } },
+    },
+    effects: [],
+    run: () => ({}),
+  }));
+  assert.deepEqual(await kindsOf(tools, ["12px"]), ["output"]);
+  const { result, gapMs } = await largestGap(() => kindsOf(tools, ["1".repeat(200_000)]));
+  assert.deepEqual(result, ["invalid_input"]);
+  assert.ok(gapMs < MAX_GAP_MS, `the event loop was blocked for ${gapMs} ms`);
+});
+
 Deno.test("a host's own patterns keep their ECMA-262 meaning on whichever engine runs them", async () => {
   const cases: [string, string[], string[]][] = [
     // Bounded: the built-in RegExp.
@@ -382,8 +400,10 @@ Deno.test("an untrusted schema that only the fallback validator could run is ref
     () => untrustedTool(recursive),
     /Cannot compile the inputSchema as it would need the fallback validator \(.*\), which has no step budget: untrusted schemas run only on the compiled validator$/,
   );
+  // A draft-04 schema with an `id` (draft-07's `$id`): not compiled as draft-07, so it runs on the fallback.
   const trusted = compileSchema({
     $schema: "http://json-schema.org/draft-04/schema#",
+    id: "urn:below-5",
     maximum: 5,
     exclusiveMaximum: true,
   });

@@ -269,22 +269,35 @@ for (const [what, schema, message] of MALFORMED) {
   });
 }
 
-Deno.test("compileSchema() compiles 2020-12 and draft-07 schemas and leaves other drafts and $recursiveRef to the fallback", async () => {
+Deno.test("compileSchema() compiles 2020-12 and draft-07 schemas, and older drafts as the nearest where they mean the same; the fallback runs the rest", async () => {
   assert.equal(compileSchema({ type: "object" }).engine, "compiled");
   assert.equal(
     compileSchema({ $schema: "http://json-schema.org/draft-07/schema#", type: "object" }).engine,
     "compiled",
   );
-  const draft4 = compileSchema({
-    $schema: "http://json-schema.org/draft-04/schema#",
-    maximum: 5,
-    exclusiveMaximum: true,
-  });
-  assert.equal(draft4.engine, "fallback");
-  await draft4.loading;
-  assert.equal(draft4.loading, undefined);
+  const below5 = { $schema: "http://json-schema.org/draft-04/schema#", maximum: 5, exclusiveMaximum: true };
+  // Compiled as draft-07: its boolean exclusiveMaximum read as draft-04 means it.
+  const draft4 = compileSchema(below5);
+  assert.equal(draft4.engine, "compiled");
+  assert.equal(draft4.draft, "4");
   assert.equal(draft4.validate(5).ok, false);
   assert.deepEqual(draft4.validate(4), { ok: true });
+  assert.deepEqual(draft4.schema, below5, "the schema as given, not as compiled");
+  // An `id` means draft-07's `$id`: such a schema runs on the fallback, as its draft.
+  const withId = compileSchema({ ...below5, id: "urn:below-5" });
+  assert.equal(withId.engine, "fallback");
+  await withId.loading;
+  assert.equal(withId.loading, undefined);
+  assert.equal(withId.validate(5).ok, false);
+  assert.deepEqual(withId.validate(4), { ok: true });
+  // So does one the compiled validator finds malformed, which the fallback reads leniently, as it always did.
+  const malformed = compileSchema({ $schema: "http://json-schema.org/draft-04/schema#", required: "a" });
+  assert.equal(malformed.engine, "fallback");
+  assert.throws(() => compileSchema({ required: "a" }), InvalidSpecError);
+  // A 2019-09 schema compiles as 2020-12 unless it uses what 2020-12 reads differently.
+  const draft2019 = { $schema: "https://json-schema.org/draft/2019-09/schema", items: { type: "string" } };
+  assert.equal(compileSchema(draft2019).engine, "compiled");
+  assert.equal(compileSchema({ ...draft2019, items: [{ type: "string" }] }).engine, "fallback");
   const recursive = compileSchema({
     $schema: "https://json-schema.org/draft/2019-09/schema",
     $recursiveAnchor: true,
@@ -378,7 +391,13 @@ Deno.test("compileSchema() with an engine other than RegExp never uses the fallb
     properties: { a: { type: "string", ...extra } },
   });
   for (const extra of [{ pattern: "^a+$" }, { format: "email" }, { enum: [{ pattern: "x" }] }]) {
-    assert.equal(compileSchema(draft4(extra), { formats: "assert" }).engine, "fallback");
+    // With an `id`, which draft-07 reads as `$id`, a host's schema runs on the fallback and an untrusted one is refused.
+    assert.equal(compileSchema({ ...draft4(extra), id: "urn:a" }, { formats: "assert" }).engine, "fallback");
+    assert.throws(
+      () => compileSchema({ ...draft4(extra), id: "urn:a" }, { patterns: linearPatterns }),
+      (error) => error instanceof InvalidSpecError && /"id" at the root means something else there/.test(error.message),
+    );
+    assert.equal(compileSchema(draft4(extra), { formats: "assert" }).engine, "compiled");
     const untrusted = compileSchema(draft4(extra), { patterns: linearPatterns, formats: "assert" });
     assert.equal(untrusted.engine, "compiled");
     assert.equal(untrusted.draft, "4");
