@@ -74,7 +74,7 @@ export interface CompileSchemaOptions {
   /**
    * Bounds on the compiled size and on the steps and time one value's
    * validation may take. Default 100,000 compiled schemas, and 1,000,000
-   * steps or 20 ms a value, whichever comes first.
+   * steps or 30 ms a value, whichever comes first.
    */
   readonly budget?: ValidatorBudget;
 }

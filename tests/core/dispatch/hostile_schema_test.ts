@@ -125,8 +125,8 @@ Deno.test("defineJsonTool() takes a budget: a schema of your own may hold more s
   assert.equal((await callOnce(tools, { x: "1" })).type, "failed");
 });
 
-// The default budget stops a validation at 1,000,000 steps or 20 ms, whichever comes first: here, mostly the steps.
-const OVER_BUDGET = /as one value took more than (1000000 steps|20 ms): the schema's cost multiplies/;
+// The default budget stops a validation at 1,000,000 steps or 30 ms, whichever comes first: here, mostly the steps.
+const OVER_BUDGET = /as one value took more than (1000000 steps|30 ms): the schema's cost multiplies/;
 
 Deno.test("ToolSet.call() ends a call whose input schema exceeds the step budget as a contract failure naming the schema", async () => {
   const tools = new ToolSet().register(untrustedTool(exponentialSchema(14)));

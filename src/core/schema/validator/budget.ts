@@ -56,12 +56,12 @@ export interface ValidatorBudget {
   readonly millisecondsPerValue?: number;
 }
 
-/** The default budget: 1,000 schemas held, 100,000 compiled nodes, 1,000,000 steps and 20 ms per value. */
+/** The default budget: 1,000 schemas held, 100,000 compiled nodes, 1,000,000 steps and 30 ms per value. */
 export const DEFAULT_VALIDATOR_BUDGET: Required<ValidatorBudget> = Object.freeze({
   schemaNodes: 1_000,
   compiledNodes: 100_000,
   stepsPerValue: 1_000_000,
-  millisecondsPerValue: 20,
+  millisecondsPerValue: 30,
 });
 
 /** What a validation over its budget ran out of: its steps, its time, or the call stack. */
