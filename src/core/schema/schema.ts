@@ -24,7 +24,6 @@ import { walkSubschemas } from "./_subschemas.ts";
 import { type Apart, joined, present } from "../common/_apart.ts";
 import { BUILD, FALLBACK, HOST_PATTERNS, RE2, SCANNERS } from "./_apart.ts";
 import type * as HostPatterns from "./validator/_host_patterns.ts";
-import type { CompileRe2 } from "./validator/_host_patterns.ts";
 import { asNearestDraft } from "./_nearest_draft.ts";
 
 /** A JSON Schema: an object or a boolean, as JSON carries it. */
@@ -260,7 +259,7 @@ export interface ValidatorParts {
   /** The engine for a host schema's patterns. */
   readonly hostPatterns: Apart<typeof HostPatterns>;
   /** re2js's compile. */
-  readonly re2: Apart<CompileRe2>;
+  readonly re2: Apart<HostPatterns.CompileRe2>;
 }
 
 /** The core's parts: all load apart from it. */
@@ -460,7 +459,7 @@ function compiled(
 const NO_SCANNERS: Apart<FormatScanners | null> = present(null);
 
 /** What the engine for a host schema's patterns is made of: none for a schema with no such pattern. */
-type HostEngineParts = readonly [typeof HostPatterns | null, CompileRe2 | undefined];
+type HostEngineParts = readonly [typeof HostPatterns | null, HostPatterns.CompileRe2 | undefined];
 
 /** For a schema with no host patterns: no engine, and nothing to load. */
 const NO_HOST_PATTERNS: Apart<HostEngineParts> = present([null, undefined]);
