@@ -97,13 +97,16 @@ export function joined<A, B>(
 ): Apart<readonly [A, B | undefined]> {
   let both: readonly [A, B | undefined] | undefined;
   let loading: Promise<void> | undefined;
+  // Asked once, of the first once it has loaded.
+  let needed: boolean | undefined = needs === undefined ? true : undefined;
+  const isNeeded = (one: A): boolean => needed ??= needs!(one);
   const handle: Apart<readonly [A, B | undefined]> = {
     get loaded() {
       const one = first.loaded;
       if (both === undefined && one !== undefined) {
         const other = second.loaded;
         if (other !== undefined) both = [one, other];
-        else if (needs !== undefined && !needs(one)) both = [one, undefined];
+        else if (!isNeeded(one)) both = [one, undefined];
       }
       return both;
     },
@@ -111,7 +114,7 @@ export function joined<A, B>(
       if (loading === undefined) {
         loading = needs === undefined
           ? Promise.all([first.load(), second.load()]).then(() => {})
-          : first.load().then(() => needs(first.loaded!) ? second.load() : undefined);
+          : first.load().then(() => isNeeded(first.loaded!) ? second.load() : undefined);
         // As for one module: a failed load reaches whoever awaits it, never the host as an unhandled rejection.
         loading.catch(() => {});
       }
