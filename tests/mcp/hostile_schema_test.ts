@@ -5,9 +5,9 @@
 // host's event loop is never blocked for long.
 
 import assert from "node:assert/strict";
-import { type TerminalEvent, ToolSet } from "../../mod.ts";
+import { ToolSet } from "../../mod.ts";
 import { connectFixture } from "./_helpers.ts";
-import { largestGap } from "../fixtures/event_loop.ts";
+import { largestGap, largestGapOfEach } from "../fixtures/event_loop.ts";
 import { NESTED_QUANTIFIER_TEXT } from "../fixtures/hostile_schemas.ts";
 
 // A bound against hangs, not a speed claim: the validation itself takes about 10 ms.
@@ -89,21 +89,14 @@ Deno.test("a server's costly schemas end each call in a typed failure without bl
   const tools = new ToolSet().register(...connection.tools);
   const call = (name: string, args: unknown) =>
     tools.call({ id: name, name: `fixture__${name}`, arguments: JSON.stringify(args) });
-  // Each call measured on its own: calls awaited one after another run on in one task when one ends without IO, so a
-  // gap over several would add up bounds that each hold per call.
-  const calls = {
-    costlyInput: ["costly", { list: new Array(40).fill("x") }],
-    costlyOutput: ["costly", {}],
-    redosInput: ["redos", { text: NESTED_QUANTIFIER_TEXT }],
-    redosOutput: ["redos", { text: "aaaa" }],
-  } as const;
-  const result: Record<string, TerminalEvent> = {};
-  let gapMs = 0;
-  for (const [key, [name, args]] of Object.entries(calls)) {
-    const measured = await largestGap(() => call(name, args));
-    result[key] = measured.result;
-    gapMs = Math.max(gapMs, measured.gapMs);
-  }
+  // Each call measured on its own.
+  const { results: [costlyInput, costlyOutput, redosInput, redosOutput], gapMs } = await largestGapOfEach([
+    () => call("costly", { list: new Array(40).fill("x") }),
+    () => call("costly", {}),
+    () => call("redos", { text: NESTED_QUANTIFIER_TEXT }),
+    () => call("redos", { text: "aaaa" }),
+  ]);
+  const result = { costlyInput, costlyOutput, redosInput, redosOutput };
   console.log(`hostile server: largest event-loop gap of a call ${gapMs.toFixed(1)} ms`);
   const kinds = Object.fromEntries(
     Object.entries(result).map(([name, end]) => [name, end.type === "failed" ? end.failure.kind : end.type]),
@@ -114,7 +107,6 @@ Deno.test("a server's costly schemas end each call in a typed failure without bl
     redosInput: "invalid_input",
     redosOutput: "invalid_output",
   });
-  const { costlyInput, costlyOutput } = result;
   assert.match(
     costlyInput.type === "failed" ? costlyInput.failure.message : "",
     /input schema of "fixture__costly" as one value took more than/,
@@ -130,18 +122,14 @@ Deno.test("a server's costly draft-04 and 2019-09 schemas are bounded like 2020-
   await using connection = await connectFixture("hostile-old-drafts");
   assert.deepEqual(connection.warnings, []);
   const tools = new ToolSet().register(...connection.tools);
-  const result: TerminalEvent[] = [];
-  let gapMs = 0;
-  for (const name of ["costly-4", "costly-2019-09"]) {
-    for (const args of [{ list: new Array(40).fill("x") }, {}]) {
-      // Each call measured on its own, as above.
-      const measured = await largestGap(() =>
+  // Each call measured on its own.
+  const { results: result, gapMs } = await largestGapOfEach(
+    ["costly-4", "costly-2019-09"].flatMap((name) =>
+      [{ list: new Array(40).fill("x") }, {}].map((args) => () =>
         tools.call({ id: name, name: `fixture__${name}`, arguments: JSON.stringify(args) })
-      );
-      result.push(measured.result);
-      gapMs = Math.max(gapMs, measured.gapMs);
-    }
-  }
+      )
+    ),
+  );
   console.log(`hostile old drafts: largest event-loop gap of a call ${gapMs.toFixed(1)} ms`);
   const messages = result.map((end) => end.type === "failed" && end.failure.kind === "contract" && end.failure.message);
   assert.equal(messages.length, 4);
