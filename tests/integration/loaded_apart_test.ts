@@ -55,6 +55,15 @@ Deno.test("re2js loads for a host schema's first pattern that could backtrack fo
   });
 });
 
+Deno.test("re2js loads for a record's pattern that could backtrack for long when the record is not sealed", async () => {
+  assert.deepEqual(await run("record-patterns"), {
+    bounded: ["invalid_input", "output"],
+    loadedForBounded: false,
+    unbounded: ["invalid_input", "output"],
+    loadedAfter: true,
+  });
+});
+
 Deno.test("the batch runner loads on a batch's first run, after its arguments are checked, and runs and resumes it", async () => {
   assert.deepEqual(await run("batch"), {
     loadedAtFirst: false,

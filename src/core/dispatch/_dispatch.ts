@@ -12,7 +12,7 @@ import { checkJsonValue, copyJsonValue, DEFAULT_LIMITS, type JsonLimits } from "
 import { type CompiledSchema, compileSchemaApart, type SchemaValidation } from "../schema/schema.ts";
 import { SchemaBudgetError } from "../schema/validator/budget.ts";
 import type { PatternEngine } from "../schema/validator/patterns.ts";
-import { BOUNDED_PATTERNS } from "../schema/_apart.ts";
+import { outsidePatterns } from "../schema/_outside_patterns.ts";
 import type { ToolDescriptor } from "../contract/spec.ts";
 import { APPROVAL_RESUME_SCHEMA, type SuspendedCall } from "../contract/suspend.ts";
 import type { ApprovalAnswer, ApprovalDecision, ApprovalGate, ArgumentsProjection, CallOptions } from "./tool_call.ts";
@@ -519,14 +519,13 @@ export class Dispatcher {
       label: "approval resume schema",
     });
     if (record.origin === "handler") {
-      // A record that is not sealed may have been rewritten by whoever held it: its schema is from outside. It runs no
-      // pattern that could backtrack for long, and (being untrusted) never the fallback validator, which has no budget.
+      // A record that is not sealed may have been rewritten by whoever held it: its schema is from outside. Its
+      // patterns run in linear time, and (being untrusted) it never runs on the fallback validator, which has no budget.
       let patterns: PatternEngine | undefined;
       if (burn === undefined) {
-        patterns = BOUNDED_PATTERNS.loaded;
-        if (patterns === undefined) {
-          return BOUNDED_PATTERNS.load().then(() => this.#admitRecord(stored, answer, read, burn));
-        }
+        const engine = outsidePatterns(record.resumeSchema);
+        if (engine instanceof Promise) return engine.then(() => this.#admitRecord(stored, answer, read, burn));
+        patterns = engine;
       }
       try {
         resumeSchema = compileSchemaApart(record.resumeSchema, {

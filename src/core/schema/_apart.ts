@@ -4,14 +4,15 @@
 // validator (`@cfworker/json-schema`, for what the compiled validator does
 // not implement), the format scanners (for `formats: "assert"`), the engine
 // for a host schema's patterns and re2js (for a pattern of one that could
-// backtrack for long), and the engine that runs only the patterns that cannot
-// backtrack for long (for a parked call's record that is not sealed). Few
-// schemas need any of the last five; a bundler splits each dynamic import
-// into a chunk of its own.
+// backtrack for long), and, for a schema from outside (a parked call's record
+// that is not sealed), the analysis of a pattern's backtracking and the
+// linear-time engine. Few schemas need any of the last six; a bundler splits
+// each dynamic import into a chunk of its own.
 
 import { type Apart, apart } from "../common/_apart.ts";
 import type { compileFallback } from "./_cfworker.ts";
 import type { buildValidator } from "./validator/_build.ts";
+import type * as Backtracking from "./validator/_backtracking.ts";
 import type { FormatScanners } from "./validator/_format_names.ts";
 import type * as HostPatterns from "./validator/_host_patterns.ts";
 import type { PatternEngine } from "./validator/patterns.ts";
@@ -39,7 +40,10 @@ export const RE2: Apart<HostPatterns.CompileRe2> = apart(() =>
   import("./validator/_re2.ts").then((module) => module.compileRe2)
 );
 
-/** The engine that refuses a pattern that could backtrack for long. */
-export const BOUNDED_PATTERNS: Apart<PatternEngine> = apart(() =>
-  import("./validator/_backtracking.ts").then((module) => module.boundedPatterns)
+/** Which patterns cannot backtrack for long, and the engine that runs only those. */
+export const BACKTRACKING: Apart<typeof Backtracking> = apart(() => import("./validator/_backtracking.ts"));
+
+/** The linear-time engine for a schema from outside, with re2js. */
+export const LINEAR_PATTERNS: Apart<PatternEngine> = apart(() =>
+  import("./validator/linear_patterns.ts").then((module) => module.linearPatterns)
 );

@@ -18,6 +18,11 @@ function failureOf(end: TerminalEvent) {
   return (end as Extract<TerminalEvent, { type: "failed" }>).failure;
 }
 
+function outputOf(end: TerminalEvent): unknown {
+  assert.equal(end.type, "output", JSON.stringify(end));
+  return (end as Extract<TerminalEvent, { type: "output" }>).result.output;
+}
+
 function recordOf(end: TerminalEvent): SuspendedCall {
   assert.equal(end.type, "suspended", JSON.stringify(end));
   return (end as Extract<TerminalEvent, { type: "suspended" }>).suspended;
@@ -331,23 +336,34 @@ Deno.test("a tool with an unknown effect fails closed as policy_required without
   assert.equal(runs, 1);
 });
 
-Deno.test("ToolSet.resume() runs no pattern of a record that is not sealed that could backtrack for long", async () => {
+Deno.test("ToolSet.resume() runs the patterns of a record that is not sealed in linear time", async () => {
   const tools = new ToolSet().register(codeTool(/^[A-Z]{4}-\d{4}$/));
   const record = roundTrip(recordOf(await tools.call({ id: "c1", name: "redeem", arguments: {} })));
-  // A pattern that cannot backtrack for long still checks the answer.
+  // A pattern that cannot backtrack for long checks the answer on the built-in RegExp.
   assert.equal((await tools.resume(record, "ABCD-1234")).type, "output");
   assert.equal(failureOf(await tools.resume(record, "abcd")).kind, "invalid_input");
-  // Rewritten by whoever held it, the record's pattern would take hours on this answer (0.4 s at 25 characters).
+  // Rewritten by whoever held it, the record's pattern would take hours on this answer on the built-in RegExp (0.4 s
+  // at 25 characters); it runs on re2js, which loads for it.
   const forged = { ...record, resumeSchema: { type: "string", pattern: "^(a+)+$" } };
   const started = performance.now();
   const failure = failureOf(await tools.resume(forged, `${"a".repeat(40)}!`));
   assert.ok(performance.now() - started < 1_000, `${performance.now() - started} ms`);
   assert.equal(failure.kind, "invalid_input");
-  assert.match(failure.message, /the record's resume schema is invalid/);
-  assert.equal(failure.diagnostics?.[0].path, "/resumeSchema");
-  assert.match(failure.diagnostics?.[0].message ?? "", /"\^\(a\+\)\+\$" .* could backtrack for long/);
-  // Nothing tells the host's own pattern from a forged one in a record that is not sealed: a seal keeps it.
+  assert.match(failure.message, /the answer does not meet the record's resume schema/);
+  assert.deepEqual(failure.diagnostics?.map(({ path, keyword }) => ({ path, keyword })), [{
+    path: "",
+    keyword: "pattern",
+  }]);
+  assert.deepEqual(outputOf(await tools.resume(forged, "a".repeat(40))), { redeemed: "a".repeat(40) });
+  // The host's own pattern that could backtrack for long resumes its call: nothing tells it from a forged one.
   const own = new ToolSet().register(codeTool(/^(?:ab|cd)+$/));
-  const parked = recordOf(await own.call({ id: "c2", name: "redeem", arguments: {} }));
-  assert.match(failureOf(await own.resume(parked, "abcd")).message, /the record's resume schema is invalid/);
+  const parked = roundTrip(recordOf(await own.call({ id: "c2", name: "redeem", arguments: {} })));
+  assert.deepEqual(outputOf(await own.resume(parked, "abcd")), { redeemed: "abcd" });
+  assert.equal(failureOf(await own.resume(parked, "abce")).kind, "invalid_input");
+  // A pattern only a backtracking engine runs is refused, never run.
+  const backreference = { ...record, resumeSchema: { type: "string", pattern: "^(a+)\\1$" } };
+  const refused = failureOf(await tools.resume(backreference, "aaaa"));
+  assert.match(refused.message, /the record's resume schema is invalid/);
+  assert.equal(refused.diagnostics?.[0].path, "/resumeSchema");
+  assert.match(refused.diagnostics?.[0].message ?? "", /backreference/);
 });
