@@ -259,6 +259,27 @@ const checks: readonly Check[] = [
     },
   },
   {
+    name: "resume() runs the pattern of a record that is not sealed on re2js, which loads apart from the core",
+    run: async () => {
+      const tools = new ToolSet().register(defineJsonTool({
+        name: "code",
+        description: "Asks a person for a code.",
+        inputSchema: { type: "object" },
+        effects: [],
+        run: (_input, ctx) =>
+          ctx.resume === undefined
+            ? suspend({ reason: "Which code?", resumeSchema: { type: "string", pattern: "^(a+)+$" } })
+            : { code: ctx.resume },
+      }));
+      const parked = await tools.call({ id: "c1", name: "code", arguments: {} });
+      if (parked.type !== "suspended") fail(`expected a suspended call, got a ${parked.type} terminal`);
+      const record = JSON.parse(JSON.stringify(parked.suspended));
+      // Hours on the built-in RegExp; at once on re2js.
+      expectFailure(await tools.resume(record, `${"a".repeat(40)}!`), "invalid_input");
+      expectEqual(expectOutput(await tools.resume(record, "aaaa")), { code: "aaaa" }, "resumed output");
+    },
+  },
+  {
     name: "call() runs a draft-04 schema on the fallback validator, which loads apart from the core on first need",
     run: async () => {
       const inputSchema = {
