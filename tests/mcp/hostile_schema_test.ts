@@ -118,13 +118,13 @@ Deno.test("a server's costly schemas end each call in a typed failure without bl
   assert.ok(gapMs < MAX_GAP_MS, `the event loop was blocked for ${gapMs} ms`);
 });
 
-Deno.test("a server's costly draft-04 and 2019-09 schemas are bounded like 2020-12 ones, never run on the fallback", async () => {
+Deno.test("a server's costly draft-04, draft-06 and 2019-09 schemas are bounded like 2020-12 ones, never run on the fallback", async () => {
   await using connection = await connectFixture("hostile-old-drafts");
   assert.deepEqual(connection.warnings, []);
   const tools = new ToolSet().register(...connection.tools);
   // Each call measured on its own.
   const { results: result, gapMs } = await largestGapOfEach(
-    ["costly-4", "costly-2019-09"].flatMap((name) =>
+    ["costly-4", "costly-6", "costly-2019-09"].flatMap((name) =>
       [{ list: new Array(40).fill("x") }, {}].map((args) => () =>
         tools.call({ id: name, name: `fixture__${name}`, arguments: JSON.stringify(args) })
       )
@@ -132,7 +132,7 @@ Deno.test("a server's costly draft-04 and 2019-09 schemas are bounded like 2020-
   );
   console.log(`hostile old drafts: largest event-loop gap of a call ${gapMs.toFixed(1)} ms`);
   const messages = result.map((end) => end.type === "failed" && end.failure.kind === "contract" && end.failure.message);
-  assert.equal(messages.length, 4);
+  assert.equal(messages.length, 6);
   for (const [i, message] of messages.entries()) {
     const side = i % 2 === 0 ? "input" : "output";
     assert.match(message || "", new RegExp(`${side} schema of "fixture__costly-.*" as one value took more than`));

@@ -19,21 +19,25 @@ export type FallbackVerdict = { readonly ok: true } | ({ readonly ok: false } & 
  */
 export function compileFallback(
   schema: unknown,
-  draft: "2020-12" | "2019-09" | "7" | "4",
+  draft: "2020-12" | "2019-09" | "7" | "6" | "4",
   remotes: Readonly<Record<string, unknown>>,
   assertFormats: boolean,
 ): (value: unknown) => FallbackVerdict {
-  // cfworker annotates the schemas it is given, so it gets private copies.
+  // cfworker annotates the schemas it is given, so it gets private copies. It reads no draft-06, which differs from
+  // draft-07 only in ignoring `if`/`then`/`else`: a draft-06 copy loses them and is read as draft-07.
+  const asDraft06 = draft === "6";
   const own = (document: unknown) => {
     const copy = structuredClone(document);
-    if (!assertFormats) {
+    if (!assertFormats || asDraft06) {
       walkSubschemas(copy, undefined, (node) => {
-        if (typeof node.format === "string") delete node.format;
+        if (!assertFormats && typeof node.format === "string") delete node.format;
+        if (!asDraft06) return;
+        for (const keyword of DRAFT_07_CONDITIONALS) delete node[keyword];
       });
     }
     return copy as Schema;
   };
-  const validator = new Validator(own(schema), draft, false);
+  const validator = new Validator(own(schema), asDraft06 ? "7" : draft, false);
   for (const [uri, remote] of Object.entries(remotes)) validator.addSchema(own(remote), uri);
   return (value) => {
     let result;
@@ -52,6 +56,9 @@ export function compileFallback(
 }
 
 const VALID = Object.freeze({ ok: true as const });
+
+/** The keywords draft-07 added that draft-06 ignores. */
+const DRAFT_07_CONDITIONALS = ["if", "then", "else"] as const;
 
 // cfworker reports a failing applicator and then the failures inside it; the
 // inner ones say what is wrong, so the wrappers are dropped.

@@ -1,18 +1,40 @@
 // An untrusted schema never runs on the fallback validator, which has no step
-// budget. A draft-04 or 2019-09 one is compiled as the nearest draft the
-// compiled validator implements, where every keyword it uses means the same
-// there; one that uses a keyword whose meaning differs is refused, naming it.
+// budget. A draft-04, draft-06 or 2019-09 one is compiled as the nearest draft
+// the compiled validator implements, where every keyword it uses means the
+// same there; one that uses a keyword whose meaning differs is refused, naming
+// it. (A host's own such schema runs on the fallback instead.)
 
 import { walkSubschemas } from "./_subschemas.ts";
 
 /** The drafts compiled as a nearer one, and the draft each is compiled as. */
 const NEAREST = {
   "4": { as: "7", uri: "http://json-schema.org/draft-07/schema#" },
+  "6": { as: "7", uri: "http://json-schema.org/draft-07/schema#" },
   "2019-09": { as: "2020-12", uri: "https://json-schema.org/draft/2020-12/schema" },
 } as const;
 
 /** A draft the compiled validator does not implement but can stand in for. */
 export type NearDraft = keyof typeof NEAREST;
+
+/**
+ * Whether the compiled validator can stand in for a draft.
+ *
+ * @param draft A draft.
+ * @returns Whether it is one compiled as a nearer draft.
+ */
+export function isNearDraft(draft: string): draft is NearDraft {
+  return Object.hasOwn(NEAREST, draft);
+}
+
+/**
+ * The draft a near draft is compiled as.
+ *
+ * @param draft The near draft.
+ * @returns The compiled draft.
+ */
+export function nearestDraftOf(draft: NearDraft): "7" | "2020-12" {
+  return NEAREST[draft].as;
+}
 
 /** A schema rewritten for the nearest compiled draft, or the keyword that keeps it from one. */
 export type NearestDraftResult =
@@ -20,10 +42,13 @@ export type NearestDraftResult =
   | { readonly ok: false; readonly keyword: string; readonly path: string };
 
 // Keywords the nearer draft reads differently: draft-04 ignores what draft-06
-// and draft-07 added and sets base URIs with `id`; 2019-09 has recursive
-// references and array-form `items` where 2020-12 has dynamic ones and `prefixItems`.
+// and draft-07 added and sets base URIs with `id`; draft-06 ignores the
+// conditionals draft-07 added (its other new keywords are annotations); 2019-09
+// has recursive references and array-form `items` where 2020-12 has dynamic
+// ones and `prefixItems`.
 const DIFFERING: Readonly<Record<NearDraft, ReadonlySet<string>>> = {
   "4": new Set(["id", "const", "contains", "propertyNames", "if", "then", "else"]),
+  "6": new Set(["if", "then", "else"]),
   "2019-09": new Set([
     "$recursiveRef",
     "$recursiveAnchor",
@@ -35,7 +60,7 @@ const DIFFERING: Readonly<Record<NearDraft, ReadonlySet<string>>> = {
 };
 
 /**
- * Rewrites a private copy of a draft-04 or 2019-09 schema so that the compiled
+ * Rewrites a private copy of a draft-04, draft-06 or 2019-09 schema so that the compiled
  * validator reads it as its own draft does: draft-04's boolean
  * `exclusiveMaximum` / `exclusiveMinimum` become draft-07's numbers.
  */

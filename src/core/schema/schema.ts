@@ -24,13 +24,13 @@ import { walkSubschemas } from "./_subschemas.ts";
 import { type Apart, joined, present } from "../common/_apart.ts";
 import { BUILD, FALLBACK, HOST_PATTERNS, RE2, SCANNERS } from "./_apart.ts";
 import type * as HostPatterns from "./validator/_host_patterns.ts";
-import { asNearestDraft } from "./_nearest_draft.ts";
+import { asNearestDraft, isNearDraft, nearestDraftOf } from "./_nearest_draft.ts";
 
 /** A JSON Schema: an object or a boolean, as JSON carries it. */
 export type JsonSchema = boolean | { readonly [keyword: string]: unknown };
 
 /** The JSON Schema drafts a schema can be validated as. */
-export type JsonSchemaDraft = "2020-12" | "2019-09" | "7" | "4";
+export type JsonSchemaDraft = "2020-12" | "2019-09" | "7" | "6" | "4";
 
 /** Options for `compileSchema` (of `@salvor/tools/dyn`). */
 export interface CompileSchemaOptions {
@@ -58,9 +58,10 @@ export interface CompileSchemaOptions {
    * any engine but the default and `nativePatterns` marks the schema
    * untrusted, and a pattern that engine cannot express is refused, never
    * run another way. An untrusted schema never runs on the fallback
-   * validator, which has no step budget: a draft-04 one is compiled as
-   * draft-07 and a 2019-09 one as 2020-12 where their keywords mean the same
-   * there, and any other the compiled validator cannot run is refused.
+   * validator, which has no step budget: a draft-04 or draft-06 one is
+   * compiled as draft-07 and a 2019-09 one as 2020-12 where their keywords
+   * mean the same there, and any other the compiled validator cannot run is
+   * refused.
    */
   readonly patterns?: PatternEngine;
   /**
@@ -92,7 +93,7 @@ export type ParseResult =
  * Which validator a compiled schema runs on: `compiled` (the closures of
  * `./validator/`, with the step budget) or `fallback` (`@cfworker/json-schema`,
  * for a draft or keyword the compiled validator does not implement, and a
- * draft-04 or 2019-09 schema it cannot read as the nearer draft).
+ * draft-04, draft-06 or 2019-09 schema it cannot read as the nearer draft).
  */
 export type SchemaEngine = "compiled" | "fallback";
 
@@ -155,6 +156,7 @@ export function draftOf(schema: JsonSchema): JsonSchemaDraft {
   const declared = typeof schema === "object" ? schema.$schema : undefined;
   if (typeof declared !== "string") return "2020-12";
   if (declared.includes("draft-07")) return "7";
+  if (declared.includes("draft-06")) return "6";
   if (declared.includes("draft-04")) return "4";
   if (declared.includes("2019-09")) return "2019-09";
   return "2020-12";
@@ -407,7 +409,7 @@ function specError(refusal: SchemaRefusal, label: string): InvalidSpecError {
 }
 
 /**
- * The draft and schema a schema is compiled as: a draft-04 or 2019-09 one as the nearest compiled draft where its
+ * The draft and schema a schema is compiled as: a draft-04, draft-06 or 2019-09 one as the nearest compiled draft where its
  * keywords mean the same there, so that its patterns run on the engine and its validation under the budget; the
  * others as they are. Where they do not, an untrusted schema is refused, and the host's own is left to the fallback.
  */
@@ -417,11 +419,11 @@ function nearestCompiled(
   label: string,
   untrusted: boolean,
 ): { draft: JsonSchemaDraft; schema: JsonSchema; converted: boolean } {
-  if ((draft !== "4" && draft !== "2019-09") || typeof schema !== "object") return { draft, schema, converted: false };
+  if (!isNearDraft(draft) || typeof schema !== "object") return { draft, schema, converted: false };
   const nearest = asNearestDraft(schema, draft);
   if (nearest.ok) return { ...nearest, converted: true };
   if (!untrusted) return { draft, schema, converted: false };
-  const as = draft === "4" ? "7" : "2020-12";
+  const as = nearestDraftOf(draft);
   throw new InvalidSpecError(
     `Cannot compile the ${label} as draft ${as}, which untrusted schemas of draft ${draft} are compiled as: "${nearest.keyword}" at ${
       nearest.path === "" ? "the root" : nearest.path

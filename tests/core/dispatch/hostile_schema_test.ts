@@ -327,8 +327,8 @@ Deno.test("defineJsonTool() refuses an untrusted pattern the linear-time engine 
 });
 
 // The fallback validator has no step budget, so an untrusted schema of a draft only it would run
-// (draft-04, 2019-09) is compiled as the nearest compiled draft and so bounded the same way.
-for (const draft of ["4", "2019-09"] as const) {
+// (draft-04, draft-06, 2019-09) is compiled as the nearest compiled draft and so bounded the same way.
+for (const draft of ["4", "6", "2019-09"] as const) {
   Deno.test(`an untrusted draft ${draft} exponential schema is refused at definition or bounded per call, never run unbounded`, async () => {
     assert.throws(() => untrustedTool(exponentialSchema(22, draft)), /references expand to more than 100000 schemas/);
     const tools = new ToolSet().register(untrustedTool(exponentialSchema(14, draft)));
@@ -363,6 +363,14 @@ Deno.test("an untrusted schema is refused, naming the keyword, where the draft i
     [
       { $schema: "http://json-schema.org/draft-04/schema#", type: "object", properties: { a: { const: 1 } } },
       /^Cannot compile the inputSchema as draft 7, which untrusted schemas of draft 4 are compiled as: "const" at \/properties\/a means something else there$/,
+    ],
+    [
+      {
+        $schema: "http://json-schema.org/draft-06/schema#",
+        type: "object",
+        properties: { a: { if: { type: "string" } } },
+      },
+      /^Cannot compile the inputSchema as draft 7, which untrusted schemas of draft 6 are compiled as: "if" at \/properties\/a means something else there$/,
     ],
     [
       {

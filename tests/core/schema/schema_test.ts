@@ -7,8 +7,9 @@ function paths(schema: JsonSchema, value: unknown): string[] {
   return result.ok ? [] : result.diagnostics.map((d) => `${d.path} ${d.keyword}`);
 }
 
-Deno.test("draftOf() reads draft-07, draft-04 and 2019-09 from $schema, and 2020-12 otherwise", () => {
+Deno.test("draftOf() reads draft-07, draft-06, draft-04 and 2019-09 from $schema, and 2020-12 otherwise", () => {
   assert.equal(draftOf({ $schema: "http://json-schema.org/draft-07/schema#" }), "7");
+  assert.equal(draftOf({ $schema: "http://json-schema.org/draft-06/schema#" }), "6");
   assert.equal(draftOf({ $schema: "http://json-schema.org/draft-04/schema#" }), "4");
   assert.equal(draftOf({ $schema: "https://json-schema.org/draft/2019-09/schema" }), "2019-09");
   assert.equal(draftOf({ $schema: "https://json-schema.org/draft/2020-12/schema" }), "2020-12");
@@ -304,6 +305,41 @@ Deno.test("compileSchema() compiles 2020-12 and draft-07 schemas, and older draf
     items: { $recursiveRef: "#" },
   });
   assert.equal(recursive.engine, "fallback");
+});
+
+Deno.test("compileSchema() compiles a draft-06 schema as draft-07, and runs one with draft-07's conditionals as draft-06 reads it", async () => {
+  const draft6 = "http://json-schema.org/draft-06/schema#";
+  for (const patterns of [undefined, linearPatterns]) {
+    const options = patterns === undefined ? {} : { patterns };
+    // Draft-07 reads the keywords draft-06 has as draft-06 does: array-form items, additionalItems, dependencies.
+    const tuple = compileSchema({ $schema: draft6, items: [{ type: "string" }], additionalItems: false }, options);
+    assert.equal(tuple.engine, "compiled");
+    assert.equal(tuple.draft, "6");
+    assert.deepEqual(tuple.validate(["a"]), { ok: true });
+    assert.deepEqual(tuple.validate(["a", 1]).ok, false);
+    const dependent = compileSchema({ $schema: draft6, dependencies: { card: ["billing"] } }, options);
+    assert.deepEqual(dependent.validate({ card: 1, billing: 2 }), { ok: true });
+    assert.deepEqual(dependent.validate({ card: 1 }), {
+      ok: false,
+      diagnostics: [{
+        path: "/billing",
+        keyword: "dependencies",
+        message: 'Missing property "billing", required when "card" is present.',
+      }],
+      omitted: 0,
+    });
+  }
+  // `if` is not a draft-06 keyword: a host's schema with it runs on the fallback, which ignores it as draft-06 does.
+  const conditional = { $schema: draft6, if: { type: "string" }, then: { minLength: 3 }, maxLength: 4 };
+  const host = compileSchema(conditional);
+  assert.equal(host.engine, "fallback");
+  await host.loading;
+  assert.deepEqual(host.validate("ab"), { ok: true });
+  assert.equal(host.validate("abcde").ok, false);
+  assert.throws(
+    () => compileSchema(conditional, { patterns: linearPatterns }),
+    (error) => error instanceof InvalidSpecError && /"if" at the root means something else there/.test(error.message),
+  );
 });
 
 Deno.test("compileSchema() refuses a duplicate schema URI of a compiled schema at definition", () => {
