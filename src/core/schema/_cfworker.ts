@@ -84,6 +84,7 @@ const WRAPPER_KEYWORDS = new Set([
   "dependencies",
 ]);
 const REQUIRED_PROPERTY = /^Instance does not have required property "(.*)"\.$/;
+const DEPENDENT_PROPERTY = /^Instance has "(.*)" but does not have "(.*)"\.$/;
 
 function instancePointer(location: string): string {
   // cfworker writes `#` or `#/a/b`, percent-encoding nothing beyond RFC 6901.
@@ -110,6 +111,17 @@ function diagnosticsFromCfworker(errors: readonly OutputUnit[]): Diagnostic[] {
         ? "This item is not allowed."
         : "No value is allowed here.";
       diagnostics.push({ path, keyword, message });
+      return;
+    }
+    // A property dependency (`dependencies`' array form, `dependentRequired`) has nothing inside it to say why.
+    const dependency = DEPENDENT_PROPERTY.exec(unit.error);
+    if (dependency && (unit.keyword === "dependencies" || unit.keyword === "dependentRequired")) {
+      const [, trigger, name] = dependency;
+      diagnostics.push({
+        path: appendPointer(path, name),
+        keyword: unit.keyword,
+        message: `Missing property "${name}", required when "${trigger}" is present.`,
+      });
       return;
     }
     if (WRAPPER_KEYWORDS.has(unit.keyword)) return;

@@ -354,6 +354,38 @@ Deno.test("compileSchema() refuses a duplicate schema URI of a compiled schema a
   );
 });
 
+Deno.test("a fallback schema reports a missing property dependency as the compiled validator does", async () => {
+  const draft4 = compileSchema({
+    $schema: "http://json-schema.org/draft-04/schema#",
+    id: "urn:card",
+    dependencies: { card: ["billing"], gift: { required: ["to"] } },
+  });
+  const draft2019 = compileSchema({
+    $schema: "https://json-schema.org/draft/2019-09/schema",
+    $recursiveAnchor: true,
+    dependentRequired: { card: ["billing"] },
+  });
+  for (const [schema, keyword] of [[draft4, "dependencies"], [draft2019, "dependentRequired"]] as const) {
+    assert.equal(schema.engine, "fallback");
+    await schema.loading;
+    assert.deepEqual(schema.validate({ card: 1 }), {
+      ok: false,
+      diagnostics: [{
+        path: "/billing",
+        keyword,
+        message: 'Missing property "billing", required when "card" is present.',
+      }],
+      omitted: 0,
+    });
+  }
+  // A schema dependency says why through what failed inside it.
+  assert.deepEqual(draft4.validate({ card: 1, billing: 2, gift: true }), {
+    ok: false,
+    diagnostics: [{ path: "/to", keyword: "required", message: 'Missing required property "to".' }],
+    omitted: 0,
+  });
+});
+
 Deno.test("compileSchema() reports a duplicate schema URI of a fallback schema on its first validation", async () => {
   const schema = compileSchema({
     $schema: "http://json-schema.org/draft-04/schema#",
