@@ -61,7 +61,8 @@ const VALID = Object.freeze({ ok: true as const });
 const DRAFT_07_CONDITIONALS = ["if", "then", "else"] as const;
 
 // cfworker reports a failing applicator and then the failures inside it; the
-// inner ones say what is wrong, so the wrappers are dropped.
+// inner ones say what is wrong, so the wrappers are dropped. (Not `contains`:
+// it reports no item's failure, only that none matched.)
 const WRAPPER_KEYWORDS = new Set([
   "properties",
   "patternProperties",
@@ -72,7 +73,6 @@ const WRAPPER_KEYWORDS = new Set([
   "prefixItems",
   "additionalItems",
   "unevaluatedItems",
-  "contains",
   "$ref",
   "$dynamicRef",
   "$recursiveRef",

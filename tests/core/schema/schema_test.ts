@@ -354,6 +354,21 @@ Deno.test("compileSchema() refuses a duplicate schema URI of a compiled schema a
   );
 });
 
+Deno.test("a fallback schema reports why it refused a value: an array with no item matching contains", async () => {
+  const schema = compileSchema({
+    $schema: "https://json-schema.org/draft/2019-09/schema",
+    $recursiveAnchor: true,
+    contains: { type: "string" },
+  });
+  assert.equal(schema.engine, "fallback");
+  await schema.loading;
+  assert.deepEqual(schema.validate([1, 2]), {
+    ok: false,
+    diagnostics: [{ path: "", keyword: "contains", message: "Array does not contain item matching schema." }],
+    omitted: 0,
+  });
+});
+
 Deno.test("a fallback schema reports a missing property dependency as the compiled validator does", async () => {
   const draft4 = compileSchema({
     $schema: "http://json-schema.org/draft-04/schema#",

@@ -45,10 +45,20 @@ const fuzzCase = fc.oneof(rootSchema("2020-12"), rootSchema("7")).chain((generat
   )
 );
 
-/** cfworker's verdict on the schema, corrected for its known deviations in that draft. */
+/**
+ * cfworker's verdict on the schema, corrected for its known deviations in that draft. As the fallback validator, it
+ * says why it refuses a value.
+ */
 function oracle(source: unknown, draft: FuzzSchema["draft"]): (value: unknown) => boolean {
   const validate = compileFallback(oracleView(source, draft), draft, {}, false);
-  return (value) => validate(value).ok;
+  return (value) => {
+    const verdict = validate(value);
+    assert.ok(
+      verdict.ok || verdict.diagnostics.length > 0,
+      `the fallback refused ${JSON.stringify(value)} saying nothing`,
+    );
+    return verdict.ok;
+  };
 }
 
 /** Whether a JSON Pointer names a place in `value`. */
