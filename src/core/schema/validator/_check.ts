@@ -137,6 +137,8 @@ class Checker {
   #count = 0;
   /** Whether a format the validator asserts appears. */
   assertsFormats = false;
+  /** Each distinct pattern, where it first appears; compiled by the engine once every cheaper check has passed. */
+  readonly #sources = new Map<string, readonly [keyword: string, pointer: string]>();
   /** Each distinct pattern, compiled by the engine. */
   readonly patterns = new Map<string, CompiledPattern>();
 
@@ -172,6 +174,8 @@ class Checker {
         `Cannot compile the schema as its references nest deeper than ${MAX_REFERENCE_DEPTH} schemas`,
       );
     }
+    // Last, so that a schema refused for its size compiles no pattern: an untrusted one's take milliseconds each.
+    for (const [source, [keyword, pointer]] of this.#sources) this.#compile(source, keyword, pointer);
   }
 
   #baseOf(schema: unknown, base: string): string {
@@ -334,7 +338,7 @@ class Checker {
   /** Checks the pattern at `pointer`, the value of `keyword` or one of its keys, and that the engine can run it. */
   #pattern(source: unknown, keyword: string, pointer: string): void {
     if (typeof source !== "string") throw malformed(keyword, "", "a string", source, pointer);
-    if (this.patterns.has(source)) return;
+    if (this.#sources.has(source)) return;
     try {
       new RegExp(source, "u");
     } catch {
@@ -365,8 +369,13 @@ class Checker {
         `Cannot compile the schema as its schemas and patterns count more than ${maxNodes} at ${pointer}: an untrusted schema's pattern counts as 400 schemas, and 60 more for each repetition it asks for`,
       );
     }
+    this.#sources.set(source, [keyword, pointer]);
+  }
+
+  /** Compiles a pattern with the engine, which refuses one it cannot run. */
+  #compile(source: string, keyword: string, pointer: string): void {
     try {
-      this.patterns.set(source, patterns.compile(source));
+      this.patterns.set(source, this.#options.patterns.compile(source));
     } catch (error) {
       throw new SchemaRefusal(
         "unsupported",
