@@ -273,6 +273,31 @@ function specProblems(spec: ToolSpec): SpecProblem[] {
   return problems;
 }
 
+/** The fields of a tool spec. */
+const SPEC_FIELDS: readonly (keyof ToolSpec)[] = [
+  "name",
+  "version",
+  "title",
+  "description",
+  "inputSchema",
+  "outputSchema",
+  "effects",
+  "semantics",
+  "timeoutMs",
+  "idempotencyKey",
+  "hints",
+];
+
+/** A spec's fields that are set, each read once. */
+function specFields(spec: ToolSpec): ToolSpec {
+  const fields: Record<string, unknown> = {};
+  for (const field of SPEC_FIELDS) {
+    const value = spec[field];
+    if (value !== undefined) fields[field] = value;
+  }
+  return fields as unknown as ToolSpec;
+}
+
 /**
  * Checks a spec and fills in its defaults: version `1.0.0` and semantics
  * that follow the effects. The descriptor is a frozen deep copy, so the
@@ -298,7 +323,10 @@ function specProblems(spec: ToolSpec): SpecProblem[] {
  * ```
  */
 export function describeTool(spec: ToolSpec): ToolDescriptor {
-  const problems = specProblems(spec);
+  // Each field read once, and nothing but the spec's fields: what is checked is what is copied (a getter cannot show
+  // the check one value and the copy another), and an unrelated property, such as a handler, is not the tool's.
+  const fields = isRecord(spec) ? specFields(spec) : spec;
+  const problems = specProblems(fields);
   if (problems.length > 0) {
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more problems)` : "";
     const name = isRecord(spec) && typeof spec.name === "string" ? `"${spec.name}"` : "a tool";
@@ -307,7 +335,7 @@ export function describeTool(spec: ToolSpec): ToolDescriptor {
       { problems },
     );
   }
-  const copy = structuredClone(spec) as ToolSpec;
+  const copy = structuredClone(fields) as ToolSpec;
   return deepFreeze({
     ...copy,
     version: copy.version ?? "1.0.0",

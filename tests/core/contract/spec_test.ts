@@ -48,6 +48,30 @@ Deno.test("describeTool() returns a frozen deep copy and leaves the spec as it w
   assert.equal((descriptor.inputSchema as Record<string, unknown>).type, "object");
 });
 
+Deno.test("describeTool() reads each field of the spec once and keeps nothing else, such as a handler", () => {
+  let reads = 0;
+  const spec = {
+    ...base,
+    run: () => ({ text: "" }),
+    // A getter answering differently each time: the descriptor holds the value that was checked.
+    get timeoutMs() {
+      return ++reads === 1 ? 1_000 : -1;
+    },
+  };
+  const descriptor = describeTool(spec);
+  assert.equal(descriptor.timeoutMs, 1_000);
+  assert.equal(reads, 1);
+  assert.deepEqual(Object.keys(descriptor).sort(), [
+    "description",
+    "effects",
+    "inputSchema",
+    "name",
+    "semantics",
+    "timeoutMs",
+    "version",
+  ]);
+});
+
 Deno.test("describeTool() accepts names of 1 to 64 letters, digits, _ and -", () => {
   for (const name of ["a", "A-b_9", "x".repeat(64)]) assert.equal(describeTool({ ...base, name }).name, name);
 });
