@@ -7,6 +7,10 @@
 
 import type { SuspendedCall } from "../core/contract/suspend.ts";
 import { boundModelText } from "../core/contract/failure.ts";
+import { trimEndWhile } from "../core/common/_trim_end.ts";
+
+/** A white space or line terminator character, as `\s` reads them. */
+const WHITE_SPACE = /^\s$/;
 
 /** Something of a call's result the provider cannot carry, and what was sent instead. */
 export interface ResultWarning {
@@ -54,7 +58,7 @@ export function parkedCallText(suspended: SuspendedCall): string {
   const who = approval ? "a person's approval" : "a person";
   // The gate parks a call before it runs; a handler parks its own call part way.
   const state = approval ? "It has not run yet." : "It has not finished yet.";
-  const reason = suspended.reason.replace(/[.\s]+$/, "");
+  const reason = trimEndWhile(suspended.reason, (char) => char === "." || WHITE_SPACE.test(char));
   const shown = suspended.payload === undefined ? "" : ` What the person sees: ${JSON.stringify(suspended.payload)}`;
   return boundModelText(`This call is waiting for ${who}: ${reason}. ${state}${shown}`);
 }

@@ -10,6 +10,7 @@
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import { MAX_ENVELOPE_STRING, unreadAnswer, unreadRequestAnswer } from "./_paced_message.ts";
 import { type TopLevel, topLevelOf } from "../_paced_json.ts";
+import { trimEndWhile } from "../../core/common/_trim_end.ts";
 
 /** The most characters of a long message's start kept to tell what it is. */
 export const HEAD_CHARS = 4_096;
@@ -40,8 +41,8 @@ export type LongMessage =
   /** Nothing could be told of it. */
   | { readonly kind: "unknown" };
 
-/** The characters of a number at the end of a text. */
-const CUT_NUMBER = /[-+.eE\d]+$/;
+/** The characters of a number. */
+const NUMBER_CHARACTERS = "-+.eE0123456789";
 /** An object that ends on a numeric "id" member, as the SDK's server writes every message: the id. */
 const ENDS_ON_ID = /,\s*"id"\s*:\s*(-?\d{1,15})\s*\}\s*$/;
 
@@ -55,7 +56,8 @@ const ENDS_ON_ID = /,\s*"id"\s*:\s*(-?\d{1,15})\s*\}\s*$/;
  */
 export function headOfLong(head: string, pause: () => Promise<void>): Promise<TopLevel> {
   // The head may stop inside a number: `"id":10` of `"id":100`. What could be one is not read.
-  return topLevelOf(head.replace(CUT_NUMBER, ""), pause, MAX_ENVELOPE_STRING);
+  const whole = trimEndWhile(head, (char) => NUMBER_CHARACTERS.includes(char));
+  return topLevelOf(whole, pause, MAX_ENVELOPE_STRING);
 }
 
 /**
