@@ -102,10 +102,10 @@ export const MESSAGE_BOUNDS: PacedOptions = Object.freeze({
  * @param pause Awaited between pieces; it yields when the time comes.
  * @param options The piece size, and a bound on members.
  * @returns What `JSON.parse(text)` returns.
- * @throws {SyntaxError} When `JSON.parse(text)` would, or when more than
- * {@linkcode MAX_LONG_DEPTH} containers, each longer than a piece, nest.
- * @throws {RangeError} When an object longer than a piece holds more than `maxMembers` members, the text
- * more than `maxValues` values, or a number longer than {@linkcode MAX_TOKEN_CHARS} characters.
+ * @throws {SyntaxError} When `JSON.parse(text)` would.
+ * @throws {RangeError} When more than {@linkcode MAX_LONG_DEPTH} containers, each longer than a piece, nest, an
+ * object longer than a piece holds more than `maxMembers` members, the text more than `maxValues` values, or a number
+ * longer than {@linkcode MAX_TOKEN_CHARS} characters.
  */
 export async function parsePaced(
   text: string,
@@ -222,7 +222,10 @@ class PacedReader {
     // The scan above read a piece's worth without finding the end.
     await this.#pause();
     if (frames.length >= MAX_LONG_DEPTH) {
-      this.#fail(`more than ${MAX_LONG_DEPTH} containers longer than ${this.#piece} characters nest`);
+      // A bound, as the others: the text may be JSON all the same.
+      throw new RangeError(
+        `Cannot parse the JSON text as more than ${MAX_LONG_DEPTH} containers longer than ${this.#piece} characters nest: current position is ${this.#at}`,
+      );
     }
     if (holdsMembers(text, this.#at, this.#at + this.#piece)) this.#countValues(1);
     const close = code === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET;

@@ -206,7 +206,7 @@ Deno.test("parsePaced() refuses more than MAX_LONG_DEPTH long containers nested,
   await assert.rejects(
     parsePaced(text, NO_PAUSE, { piece: 16 }),
     (error) =>
-      error instanceof SyntaxError && /more than 100 containers longer than 16 characters nest/.test(error.message),
+      error instanceof RangeError && /more than 100 containers longer than 16 characters nest/.test(error.message),
   );
   const shallow = "[".repeat(MAX_LONG_DEPTH) + `"${"x".repeat(64)}"` + "]".repeat(MAX_LONG_DEPTH);
   assert.deepEqual(await parsePaced(shallow, NO_PAUSE, { piece: 16 }), JSON.parse(shallow));

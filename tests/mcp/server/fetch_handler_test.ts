@@ -84,6 +84,16 @@ Deno.test("a body that is not JSON is a JSON-RPC parse error, not a crash", asyn
   await handler.close();
 });
 
+Deno.test("a body that is JSON nested past the bound is refused as such, not as a body that is not JSON", async () => {
+  const handler = createMcpFetchHandler(new ToolSet(), INFO);
+  const response = await handler.fetch(post(`${"[".repeat(200_000)}${"]".repeat(200_000)}`));
+  assert.equal(response.status, 400);
+  const { error } = await response.json();
+  assert.equal(error.code, -32600);
+  assert.match(error.message, /^Cannot read the request as more than 100 containers longer than \d+ characters nest/);
+  await handler.close();
+});
+
 Deno.test("by default only local Host names are served, and a listed public name is", async () => {
   const local = createMcpFetchHandler(new ToolSet(), INFO);
   assert.equal((await local.fetch(post(JSON.stringify(listRequest), { host: "evil.example" }))).status, 403);
