@@ -59,6 +59,8 @@ export function parkedCallText(suspended: SuspendedCall): string {
   // The gate parks a call before it runs; a handler parks its own call part way.
   const state = approval ? "It has not run yet." : "It has not finished yet.";
   const reason = trimEndWhile(suspended.reason, (char) => char === "." || WHITE_SPACE.test(char));
+  // A question or an exclamation keeps its own mark; anything else ends with a full stop.
+  const stop = reason.endsWith("?") || reason.endsWith("!") ? "" : ".";
   const shown = suspended.payload === undefined ? "" : ` What the person sees: ${JSON.stringify(suspended.payload)}`;
-  return boundModelText(`This call is waiting for ${who}: ${reason}. ${state}${shown}`);
+  return boundModelText(`This call is waiting for ${who}: ${reason}${stop} ${state}${shown}`);
 }

@@ -21,6 +21,14 @@ Deno.test("parkedCallText() ends the reason with one full stop, whatever dots an
       JSON.stringify(reason),
     );
   }
+  // A question keeps its question mark, with no full stop after it.
+  for (const reason of ["Which code?", "Which code? ", "Which code?."]) {
+    assert.equal(
+      parkedCallText(parked(reason)),
+      "This call is waiting for a person: Which code? It has not finished yet.",
+      JSON.stringify(reason),
+    );
+  }
 });
 
 Deno.test("parkedCallText() reads a reason with a long run of spaces inside it in time linear in its length", () => {
