@@ -91,10 +91,34 @@ function instancePointer(location: string): string {
   return location.startsWith("#") ? location.slice(1) : location;
 }
 
+/** Keywords whose next token in a keyword location is a name, not a keyword. */
+const NAMING_KEYWORDS = new Set([
+  "properties",
+  "patternProperties",
+  "$defs",
+  "definitions",
+  "dependentSchemas",
+  "dependencies",
+]);
+
+/**
+ * Whether a keyword location is inside a `contains`: cfworker reports why each item failed it, but an item that does
+ * not match `contains` is no failure of the array (the count of those that do is reported on its own).
+ */
+function withinContains(keywordLocation: string): boolean {
+  const tokens = keywordLocation.split("/");
+  for (let i = 1; i < tokens.length - 1; i++) {
+    if (NAMING_KEYWORDS.has(tokens[i])) i++;
+    else if (tokens[i] === "contains") return true;
+  }
+  return false;
+}
+
 /** Turns cfworker's output units into diagnostics with JSON Pointer paths. */
 function diagnosticsFromCfworker(errors: readonly OutputUnit[]): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   errors.forEach((unit, i) => {
+    if (withinContains(unit.keywordLocation)) return;
     const path = instancePointer(unit.instanceLocation);
     if (unit.keyword === "false") {
       // A `false` schema is usually `additionalProperties: false`, reported by

@@ -354,7 +354,7 @@ Deno.test("compileSchema() refuses a duplicate schema URI of a compiled schema a
   );
 });
 
-Deno.test("a fallback schema reports why it refused a value: an array with no item matching contains", async () => {
+Deno.test("a fallback schema reports why it refused an array for contains, and not why each item failed it", async () => {
   const schema = compileSchema({
     $schema: "https://json-schema.org/draft/2019-09/schema",
     $recursiveAnchor: true,
@@ -365,6 +365,28 @@ Deno.test("a fallback schema reports why it refused a value: an array with no it
   assert.deepEqual(schema.validate([1, 2]), {
     ok: false,
     diagnostics: [{ path: "", keyword: "contains", message: "Array does not contain item matching schema." }],
+    omitted: 0,
+  });
+  // An item that does not match is no failure of the array: only the count is reported, not why each item failed.
+  const twoStrings = compileSchema({
+    $schema: "https://json-schema.org/draft/2019-09/schema",
+    $recursiveAnchor: true,
+    properties: {
+      list: { contains: { type: "string" }, minContains: 2 },
+      contains: { type: "string" },
+    },
+  });
+  await twoStrings.loading;
+  assert.deepEqual(twoStrings.validate({ list: ["a", 1, 2], contains: 3 }), {
+    ok: false,
+    diagnostics: [
+      { path: "/contains", keyword: "type", message: 'Instance type "number" is invalid. Expected "string".' },
+      {
+        path: "/list",
+        keyword: "minContains",
+        message: "Array must contain at least 2 items matching schema. Only 1 items were found.",
+      },
+    ],
     omitted: 0,
   });
 });
