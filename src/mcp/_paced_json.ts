@@ -114,7 +114,42 @@ export async function parsePaced(
 ): Promise<unknown> {
   const { piece = PIECE_CHARS, maxMembers = Infinity, maxValues = Infinity } = options;
   if (text.length <= piece) return JSON.parse(text);
+  await refuseCommasPast(text, pause, piece, maxValues);
   return await new PacedReader(text, pause, piece, maxMembers, maxValues).read();
+}
+
+/**
+ * Refuses, before anything is built, a text whose commas alone pass the bound on values. The reader counts values
+ * as it builds them, so a flood of small ones (`[{},{},...]`) was built up to the bound before it was refused, and
+ * collecting the half million objects paused the host for 20–30 ms at a time. The reader counts every comma but the
+ * one after a member longer than a piece, so this allows one more a piece: what it refuses, the reader would too.
+ */
+async function refuseCommasPast(
+  text: string,
+  pause: () => Promise<void>,
+  piece: number,
+  maxValues: number,
+): Promise<void> {
+  const allowed = maxValues + Math.ceil(text.length / piece);
+  let commas = 0;
+  let inString = false;
+  for (let i = 0, next = piece; i < text.length; i++) {
+    if (i >= next) {
+      await pause();
+      next = i + piece;
+    }
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === BACKSLASH) i++;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) {
+      inString = true;
+    } else if (code === COMMA && ++commas > allowed) {
+      throw new RangeError(
+        `Cannot parse the JSON text as it holds more than ${maxValues} values: current position is ${i}`,
+      );
+    }
+  }
 }
 
 class PacedReader {

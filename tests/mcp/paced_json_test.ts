@@ -172,6 +172,26 @@ Deno.test("parsePaced() refuses a text that holds more than maxValues values, ho
   }
 });
 
+Deno.test("parsePaced() refuses a text whose commas alone pass maxValues before it builds any value", async () => {
+  // Built up to the bound, half a million objects paused the host 20-30 ms at each collection.
+  const flood = `{"result":{"padding":[${"{},".repeat(2_000_000)}{}]}}`;
+  const parse = JSON.parse;
+  let parsed = 0;
+  JSON.parse = (text, reviver) => (parsed++, parse(text, reviver));
+  try {
+    await assert.rejects(
+      parsePaced(flood, NO_PAUSE, { maxValues: 500_000 }),
+      (error) => error instanceof RangeError && /it holds more than 500000 values/.test(error.message),
+    );
+  } finally {
+    JSON.parse = parse;
+  }
+  assert.equal(parsed, 0);
+  // Commas in strings are not values, escaped quotes or not.
+  const strings = JSON.stringify({ a: [",".repeat(100_000), '\\",",'.repeat(50_000)] });
+  assert.deepEqual(await parsePaced(strings, NO_PAUSE, { maxValues: 10 }), JSON.parse(strings));
+});
+
 Deno.test("parsePaced() reads a number of up to MAX_TOKEN_CHARS characters as JSON.parse does, and refuses a longer one", async () => {
   const number = (digits: number) => `[1,${"7".repeat(digits)},2]`;
   const read = await parsePaced(number(MAX_TOKEN_CHARS), NO_PAUSE, { piece: 64 });
