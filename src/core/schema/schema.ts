@@ -385,9 +385,10 @@ function checkedSchema(schema: JsonSchema, options: CompileSchemaOptions): Check
     // format asked to be asserted that it ignores, or a dynamic reference (compiled in 2020-12 only), which it
     // resolves wrongly (the JSON Schema Test Suite's dynamicRef cases show it).
     const unsound = refusal.reason === "format" || refusal.keyword === "$dynamicRef";
-    // A host's schema of an older draft that the compiled validator finds malformed or over budget runs on the
-    // fallback, as that draft always did.
-    const asItsDraft = compiledAs.converted && !untrusted && refusal.kind === "invalid";
+    // A host's schema of an older draft that the compiled validator finds malformed runs on the fallback, which reads
+    // it leniently, as that draft always did; one over the budget, or that would never end, is refused as any other
+    // (the fallback has no budget: 2^20 expansions held the host 1.6 s a call).
+    const asItsDraft = compiledAs.converted && !untrusted && refusal.reason === "malformed";
     if ((refusal.kind === "invalid" && !asItsDraft) || unsound || (untrusted && refusal.reason === "pattern")) {
       throw specError(refusal, label);
     }

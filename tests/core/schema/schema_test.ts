@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { defineJsonTool, InvalidSpecError, type JsonSchema } from "../../../mod.ts";
 import { compileSchema, draftOf, linearPatterns, type PatternEngine, SchemaBudgetError } from "../../../dyn.ts";
+import { exponentialSchema } from "../../fixtures/hostile_schemas.ts";
 
 function paths(schema: JsonSchema, value: unknown): string[] {
   const result = compileSchema(schema).validate(value);
@@ -342,6 +343,28 @@ Deno.test("compileSchema() compiles a draft-06 schema as draft-07, and runs one 
   );
 });
 
+Deno.test("a host's schema of an older draft over the budget, or that would never end, is refused, not run on the fallback", () => {
+  // The fallback has no budget: a call against a draft-04 schema expanding to 2^20 schemas held the host 1.6 s.
+  for (const draft of ["4", "6", "2019-09"] as const) {
+    assert.throws(
+      () => compileSchema(exponentialSchema(20, draft)),
+      (error) =>
+        error instanceof InvalidSpecError && /references expand to more than 100000 schemas/.test(error.message),
+      `draft ${draft}`,
+    );
+  }
+  assert.throws(
+    () =>
+      compileSchema({
+        $schema: "http://json-schema.org/draft-04/schema#",
+        properties: { a: { $ref: "#/properties/a" } },
+      }),
+    (error) => error instanceof InvalidSpecError && /applies itself again to the same value/.test(error.message),
+  );
+  // One it finds malformed still runs on the fallback, which reads it leniently, as its draft always did.
+  assert.equal(compileSchema({ $schema: "http://json-schema.org/draft-04/schema#", required: "a" }).engine, "fallback");
+});
+
 Deno.test("compileSchema() refuses a duplicate schema URI of a compiled schema at definition", () => {
   assert.throws(
     () =>
@@ -457,7 +480,8 @@ Deno.test("compileSchema() compiles a 2020-12 $dynamicRef; a draft-07 one is ref
 });
 
 Deno.test("a fallback schema that applies itself again to the same value fails as a costly schema, not as the value's fault", async () => {
-  const looping = compileSchema({ $schema: "http://json-schema.org/draft-04/schema#", $ref: "#" });
+  // With an `id`, which draft-07 reads as `$id`, a draft-04 schema is not compiled as draft-07: the fallback runs it.
+  const looping = compileSchema({ $schema: "http://json-schema.org/draft-04/schema#", id: "urn:loop", $ref: "#" });
   assert.equal(looping.engine, "fallback");
   await looping.loading;
   assert.throws(() => looping.validate(1), (error: unknown) => {
@@ -465,8 +489,12 @@ Deno.test("a fallback schema that applies itself again to the same value fails a
     assert.match(error.message, /deeper than the call stack allows/);
     return true;
   });
-  // The compiled validator refuses such a schema at once.
+  // The compiled validator refuses such a schema at once, of its own drafts or of one it compiles as the nearer.
   assert.throws(() => compileSchema({ $ref: "#" }), InvalidSpecError);
+  assert.throws(
+    () => compileSchema({ $schema: "http://json-schema.org/draft-04/schema#", $ref: "#" }),
+    InvalidSpecError,
+  );
 });
 
 Deno.test("compileSchema() treats format as an annotation unless asked to assert it, on either path", async () => {
