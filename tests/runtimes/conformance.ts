@@ -284,8 +284,8 @@ const checks: readonly Check[] = [
     run: async () => {
       const inputSchema = {
         $schema: "http://json-schema.org/draft-04/schema#",
-        // Draft-07 reads `id` as `$id`: the schema is not compiled as draft-07, and runs on the fallback.
-        id: "urn:below-5",
+        // Draft-04 ignores `$id`, which draft-07 reads: the schema is not compiled as draft-07, and runs on the fallback.
+        $id: "urn:below-5",
         type: "object",
         properties: { n: { type: "number", maximum: 5, exclusiveMaximum: true } },
         required: ["n"],

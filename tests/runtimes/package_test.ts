@@ -143,8 +143,8 @@ Deno.test("importing the root entrypoint in Node.js loads ES modules of the core
 Deno.test("the root entrypoint loads @cfworker/json-schema in Node.js once a schema needs the fallback validator", async () => {
   const script = `
     import { defineJsonTool, ToolSet } from "@salvor/tools";
-    // Draft-07 reads its \`id\` as \`$id\`: it is not compiled as draft-07, and needs the fallback.
-    const inputSchema = { $schema: "http://json-schema.org/draft-04/schema#", id: "urn:t", type: "object" };
+    // Draft-04 ignores its \`$id\`, which draft-07 reads: it is not compiled as draft-07, and needs the fallback.
+    const inputSchema = { $schema: "http://json-schema.org/draft-04/schema#", $id: "urn:t", type: "object" };
     const tool = defineJsonTool({ name: "t", description: "A tool.", inputSchema, effects: [], run: () => ({}) });
     const end = await new ToolSet().register(tool).call({ id: "1", name: "t", arguments: {} });
     if (end.type !== "output") throw new Error(JSON.stringify(end));

@@ -42,12 +42,12 @@ export type NearestDraftResult =
   | { readonly ok: false; readonly keyword: string; readonly path: string };
 
 // Keywords the nearer draft reads differently: draft-04 ignores what draft-06
-// and draft-07 added and sets base URIs with `id`; draft-06 ignores the
+// and draft-07 added (`$id` among them; its own `id` becomes `$id`); draft-06 ignores the
 // conditionals draft-07 added (its other new keywords are annotations); 2019-09
 // has recursive references and array-form `items` where 2020-12 has dynamic
 // ones and `prefixItems`.
 const DIFFERING: Readonly<Record<NearDraft, ReadonlySet<string>>> = {
-  "4": new Set(["id", "const", "contains", "propertyNames", "if", "then", "else"]),
+  "4": new Set(["$id", "const", "contains", "propertyNames", "if", "then", "else"]),
   "6": new Set(["if", "then", "else"]),
   "2019-09": new Set([
     "$recursiveRef",
@@ -62,16 +62,14 @@ const DIFFERING: Readonly<Record<NearDraft, ReadonlySet<string>>> = {
 /**
  * Rewrites a private copy of a draft-04, draft-06 or 2019-09 schema so that the compiled
  * validator reads it as its own draft does: draft-04's boolean
- * `exclusiveMaximum` / `exclusiveMinimum` become draft-07's numbers.
+ * `exclusiveMaximum` / `exclusiveMinimum` become draft-07's numbers, and its `id` draft-07's `$id`.
  */
 export function asNearestDraft(schema: Record<string, unknown>, draft: NearDraft): NearestDraftResult {
   const copy = structuredClone(schema);
   let differing: { keyword: string; path: string } | undefined;
   walkSubschemas(copy, undefined, (node, path) => {
     if (differing) return;
-    const keyword = Object.keys(node).find((name) =>
-      DIFFERING[draft].has(name) && !(name === "id" && typeof node.id !== "string")
-    );
+    const keyword = Object.keys(node).find((name) => DIFFERING[draft].has(name));
     if (keyword !== undefined || (draft === "2019-09" && Array.isArray(node.items))) {
       differing = { keyword: keyword ?? "items", path };
       return;
@@ -79,6 +77,11 @@ export function asNearestDraft(schema: Record<string, unknown>, draft: NearDraft
     if (draft === "4") {
       exclusiveAsNumber(node, "exclusiveMaximum", "maximum");
       exclusiveAsNumber(node, "exclusiveMinimum", "minimum");
+      // Draft-04's `id` sets a base URI or names a fragment as draft-07's `$id` does.
+      if (typeof node.id === "string") {
+        node.$id = node.id;
+        delete node.id;
+      }
     }
   });
   if (differing) return { ok: false, ...differing };

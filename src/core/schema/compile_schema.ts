@@ -82,14 +82,14 @@ const PARTS_UP_FRONT: ValidatorParts = {
  * assert.throws(() => compileSchema({ type: "object", required: "name" }), InvalidSpecError);
  * ```
  *
- * @example A draft-04 schema with an `id` (draft-07's `$id`) runs on the fallback, once it has loaded
+ * @example A draft-04 schema with a `$id` (which draft-04 ignores) runs on the fallback, once it has loaded
  * ```ts
  * import { compileSchema } from "@salvor/tools/dyn";
  * import assert from "node:assert/strict";
  *
  * const below5 = { $schema: "http://json-schema.org/draft-04/schema#", maximum: 5, exclusiveMaximum: true };
  * assert.equal(compileSchema(below5).engine, "compiled");
- * const schema = compileSchema({ ...below5, id: "urn:below-5" });
+ * const schema = compileSchema({ ...below5, $id: "urn:below-5" });
  * assert.equal(schema.engine, "fallback");
  * await schema.loading;
  * assert.equal(schema.validate(5).ok, false);

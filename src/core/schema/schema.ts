@@ -187,6 +187,7 @@ function findExternalReference(
   schema: JsonSchema,
   remotes: Readonly<Record<string, JsonSchema>>,
   maxSchemas: number,
+  idKeyword: "$id" | "id",
 ): Reference | undefined {
   const resources = new Set([ROOT_BASE]);
   const references: Reference[] = [];
@@ -195,8 +196,9 @@ function findExternalReference(
   const collect = (document: unknown, base: string, remote?: string) =>
     walkSubschemas(document, base, (node, path, base) => {
       if (++schemas > maxSchemas) throw tooManySchemas(maxSchemas, remote === undefined ? path : `${remote}#${path}`);
-      if (typeof node.$id === "string") {
-        const resolved = resolveUri(node.$id, base);
+      const id = node[idKeyword];
+      if (typeof id === "string") {
+        const resolved = resolveUri(id, base);
         if (resolved) {
           base = withoutFragment(resolved);
           resources.add(base);
@@ -342,9 +344,11 @@ function checkedSchema(schema: JsonSchema, options: CompileSchemaOptions): Check
     Object.entries(options.remotes ?? {}).map(([uri, remote]) => [uri, checkedCopy(remote, label, limits, uri)]),
   );
   const maxSchemas = options.budget?.schemaNodes ?? DEFAULT_VALIDATOR_BUDGET.schemaNodes;
+  const draft = options.draft ?? draftOf(copy);
   let external: Reference | undefined;
   try {
-    external = findExternalReference(copy, ownRemotes, maxSchemas);
+    // Draft-04 names a schema resource with `id`, the later drafts with `$id`.
+    external = findExternalReference(copy, ownRemotes, maxSchemas, draft === "4" ? "id" : "$id");
   } catch (error) {
     throw error instanceof SchemaRefusal ? specError(error, label) : error;
   }
@@ -357,7 +361,6 @@ function checkedSchema(schema: JsonSchema, options: CompileSchemaOptions): Check
       { path: external.path },
     );
   }
-  const draft = options.draft ?? draftOf(copy);
   const assertFormats = options.formats === "assert";
   // Any pattern engine but the native one marks the schema untrusted: it never runs on the
   // fallback validator, which has no step budget and backtracks.

@@ -302,7 +302,7 @@ Deno.test("patterns: nativePatterns runs every pattern of a host's schema on the
   const tools = new ToolSet().register(hostTool("^(\\w+\\s?)+$", nativePatterns));
   assert.deepEqual(await kindsOf(tools, ["checked by hand", "no!"]), ["output", "invalid_input"]);
   // Trusted: a schema only the fallback validator runs is still defined (an untrusted one is refused).
-  const fallback = { $schema: "http://json-schema.org/draft-04/schema#", type: "object", id: "urn:x" };
+  const fallback = { $schema: "http://json-schema.org/draft-04/schema#", type: "object", $id: "urn:x" };
   assert.doesNotThrow(() =>
     defineJsonTool({
       name: "old",
@@ -408,10 +408,11 @@ Deno.test("an untrusted schema that only the fallback validator could run is ref
     () => untrustedTool(recursive),
     /Cannot compile the inputSchema as it would need the fallback validator \(.*\), which has no step budget: untrusted schemas run only on the compiled validator$/,
   );
-  // A draft-04 schema with an `id` (draft-07's `$id`): not compiled as draft-07, so it runs on the fallback.
+  // A draft-04 schema with a `$id`, which draft-04 ignores and draft-07 reads: not compiled as draft-07, so it runs on
+  // the fallback.
   const trusted = compileSchema({
     $schema: "http://json-schema.org/draft-04/schema#",
-    id: "urn:below-5",
+    $id: "urn:below-5",
     maximum: 5,
     exclusiveMaximum: true,
   });

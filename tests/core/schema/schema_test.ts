@@ -285,8 +285,8 @@ Deno.test("compileSchema() compiles 2020-12 and draft-07 schemas, and older draf
   assert.equal(draft4.validate(5).ok, false);
   assert.deepEqual(draft4.validate(4), { ok: true });
   assert.deepEqual(draft4.schema, below5, "the schema as given, not as compiled");
-  // An `id` means draft-07's `$id`: such a schema runs on the fallback, as its draft.
-  const withId = compileSchema({ ...below5, id: "urn:below-5" });
+  // A `$id` is draft-04's to ignore and draft-07's to read: such a schema runs on the fallback, as its draft.
+  const withId = compileSchema({ ...below5, $id: "urn:below-5" });
   assert.equal(withId.engine, "fallback");
   await withId.loading;
   assert.equal(withId.loading, undefined);
@@ -306,6 +306,24 @@ Deno.test("compileSchema() compiles 2020-12 and draft-07 schemas, and older draf
     items: { $recursiveRef: "#" },
   });
   assert.equal(recursive.engine, "fallback");
+});
+
+Deno.test("compileSchema() compiles a draft-04 schema's id as draft-07's $id: base URIs, fragment names, a property named id", () => {
+  const schema = {
+    $schema: "http://json-schema.org/draft-04/schema#",
+    id: "http://example.com/root.json",
+    definitions: { count: { id: "#count", type: "integer" }, label: { id: "label.json", type: "string" } },
+    properties: { n: { $ref: "#count" }, name: { $ref: "label.json" }, id: { type: "number" } },
+  };
+  for (const patterns of [undefined, linearPatterns]) {
+    const compiled = compileSchema(schema, patterns === undefined ? {} : { patterns });
+    assert.equal(compiled.engine, "compiled");
+    assert.equal(compiled.draft, "4");
+    assert.deepEqual(compiled.validate({ n: 1, name: "a", id: 2 }), { ok: true });
+    const refused = compiled.validate({ n: "1", name: 2, id: "3" });
+    assert.deepEqual(refused.ok ? [] : refused.diagnostics.map(({ path }) => path), ["/id", "/n", "/name"]);
+  }
+  assert.deepEqual(compileSchema(schema).schema, schema, "the schema as given, not as compiled");
 });
 
 Deno.test("compileSchema() compiles a draft-06 schema as draft-07, and runs one with draft-07's conditionals as draft-06 reads it", async () => {
@@ -417,7 +435,7 @@ Deno.test("a fallback schema reports why it refused an array for contains, and n
 Deno.test("a fallback schema reports a missing property dependency as the compiled validator does", async () => {
   const draft4 = compileSchema({
     $schema: "http://json-schema.org/draft-04/schema#",
-    id: "urn:card",
+    $id: "urn:card",
     dependencies: { card: ["billing"], gift: { required: ["to"] } },
   });
   const draft2019 = compileSchema({
@@ -449,6 +467,8 @@ Deno.test("a fallback schema reports a missing property dependency as the compil
 Deno.test("compileSchema() reports a duplicate schema URI of a fallback schema on its first validation", async () => {
   const schema = compileSchema({
     $schema: "http://json-schema.org/draft-04/schema#",
+    // A `$id`, which draft-04 ignores and draft-07 reads, keeps it on the fallback.
+    $id: "urn:root",
     definitions: { a: { id: "https://example.com/a.json" }, b: { id: "https://example.com/a.json" } },
   }, { label: "inputSchema" });
   assert.equal(schema.engine, "fallback");
@@ -480,8 +500,9 @@ Deno.test("compileSchema() compiles a 2020-12 $dynamicRef; a draft-07 one is ref
 });
 
 Deno.test("a fallback schema that applies itself again to the same value fails as a costly schema, not as the value's fault", async () => {
-  // With an `id`, which draft-07 reads as `$id`, a draft-04 schema is not compiled as draft-07: the fallback runs it.
-  const looping = compileSchema({ $schema: "http://json-schema.org/draft-04/schema#", id: "urn:loop", $ref: "#" });
+  // With a `$id`, which draft-04 ignores and draft-07 reads, a draft-04 schema is not compiled as draft-07: the
+  // fallback runs it.
+  const looping = compileSchema({ $schema: "http://json-schema.org/draft-04/schema#", $id: "urn:loop", $ref: "#" });
   assert.equal(looping.engine, "fallback");
   await looping.loading;
   assert.throws(() => looping.validate(1), (error: unknown) => {
@@ -524,11 +545,13 @@ Deno.test("compileSchema() with an engine other than RegExp never uses the fallb
     properties: { a: { type: "string", ...extra } },
   });
   for (const extra of [{ pattern: "^a+$" }, { format: "email" }, { enum: [{ pattern: "x" }] }]) {
-    // With an `id`, which draft-07 reads as `$id`, a host's schema runs on the fallback and an untrusted one is refused.
-    assert.equal(compileSchema({ ...draft4(extra), id: "urn:a" }, { formats: "assert" }).engine, "fallback");
+    // With a `$id`, which draft-04 ignores and draft-07 reads, a host's schema runs on the fallback and an untrusted
+    // one is refused.
+    assert.equal(compileSchema({ ...draft4(extra), $id: "urn:a" }, { formats: "assert" }).engine, "fallback");
     assert.throws(
-      () => compileSchema({ ...draft4(extra), id: "urn:a" }, { patterns: linearPatterns }),
-      (error) => error instanceof InvalidSpecError && /"id" at the root means something else there/.test(error.message),
+      () => compileSchema({ ...draft4(extra), $id: "urn:a" }, { patterns: linearPatterns }),
+      (error) =>
+        error instanceof InvalidSpecError && /"\$id" at the root means something else there/.test(error.message),
     );
     assert.equal(compileSchema(draft4(extra), { formats: "assert" }).engine, "compiled");
     const untrusted = compileSchema(draft4(extra), { patterns: linearPatterns, formats: "assert" });
