@@ -62,7 +62,8 @@ const DIFFERING: Readonly<Record<NearDraft, ReadonlySet<string>>> = {
 /**
  * Rewrites a private copy of a draft-04, draft-06 or 2019-09 schema so that the compiled
  * validator reads it as its own draft does: draft-04's boolean
- * `exclusiveMaximum` / `exclusiveMinimum` become draft-07's numbers, and its `id` draft-07's `$id`.
+ * `exclusiveMaximum` / `exclusiveMinimum` become draft-07's numbers, and its `id` draft-07's `$id`; draft-04's and
+ * draft-06's copies lose draft-07's content keywords, which they do not have.
  */
 export function asNearestDraft(schema: Record<string, unknown>, draft: NearDraft): NearestDraftResult {
   const copy = structuredClone(schema);
@@ -73,6 +74,11 @@ export function asNearestDraft(schema: Record<string, unknown>, draft: NearDraft
     if (keyword !== undefined || (draft === "2019-09" && Array.isArray(node.items))) {
       differing = { keyword: keyword ?? "items", path };
       return;
+    }
+    // Draft-07 asserts its content keywords when asked to assert formats; the older drafts have none to assert.
+    if (draft !== "2019-09") {
+      delete node.contentMediaType;
+      delete node.contentEncoding;
     }
     if (draft === "4") {
       exclusiveAsNumber(node, "exclusiveMaximum", "maximum");

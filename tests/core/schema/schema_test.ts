@@ -326,6 +326,21 @@ Deno.test("compileSchema() compiles a draft-04 schema's id as draft-07's $id: ba
   assert.deepEqual(compileSchema(schema).schema, schema, "the schema as given, not as compiled");
 });
 
+Deno.test("compileSchema() asserts draft-07's content keywords only in draft-07, not in the drafts compiled as it", async () => {
+  for (const [draft, ok] of [["04", true], ["06", true], ["07", false]] as const) {
+    const schema = compileSchema(
+      {
+        $schema: `http://json-schema.org/draft-${draft}/schema#`,
+        type: "string",
+        contentMediaType: "application/json",
+      },
+      { formats: "assert" },
+    );
+    await schema.loading;
+    assert.equal(schema.validate("{not json").ok, ok, `draft-${draft}`);
+  }
+});
+
 Deno.test("compileSchema() compiles a draft-06 schema as draft-07, and runs one with draft-07's conditionals as draft-06 reads it", async () => {
   const draft6 = "http://json-schema.org/draft-06/schema#";
   for (const patterns of [undefined, linearPatterns]) {
