@@ -365,7 +365,7 @@ function checkedSchema(schema: JsonSchema, options: CompileSchemaOptions): Check
   // Any pattern engine but the native one marks the schema untrusted: it never runs on the
   // fallback validator, which has no step budget and backtracks.
   const untrusted = options.patterns !== undefined && options.patterns !== nativePatterns;
-  const compiledAs = nearestCompiled(copy, draft, label, untrusted);
+  const compiledAs = nearestCompiled(copy, ownRemotes, draft, label, untrusted);
   // Why the fallback runs the schema: the compiled validator's refusal, or a draft it does not compile.
   let why = `the draft ${draft} is not compiled`;
   if (compiledAs.draft === "2020-12" || compiledAs.draft === "7") {
@@ -373,7 +373,7 @@ function checkedSchema(schema: JsonSchema, options: CompileSchemaOptions): Check
     try {
       const checked = checkValidator(compiledAs.schema, {
         draft: compiledAs.draft,
-        remotes: ownRemotes,
+        remotes: compiledAs.remotes,
         patterns: options.patterns,
         formats: options.formats,
         budget: options.budget,
@@ -412,27 +412,49 @@ function specError(refusal: SchemaRefusal, label: string): InvalidSpecError {
   return new InvalidSpecError(message, { path: refusal.pointer });
 }
 
+/** What a schema and its remotes are compiled as: their draft, and each document as that draft reads it. */
+interface CompiledAs {
+  readonly draft: JsonSchemaDraft;
+  readonly schema: JsonSchema;
+  readonly remotes: Readonly<Record<string, JsonSchema>>;
+  readonly converted: boolean;
+}
+
 /**
- * The draft and schema a schema is compiled as: a draft-04, draft-06 or 2019-09 one as the nearest compiled draft where its
- * keywords mean the same there, so that its patterns run on the engine and its validation under the budget; the
- * others as they are. Where they do not, an untrusted schema is refused, and the host's own is left to the fallback.
+ * The draft and documents a schema is compiled as: a draft-04, draft-06 or 2019-09 one as the nearest compiled draft
+ * where its keywords mean the same there, so that its patterns run on the engine and its validation under the budget,
+ * and with it each remote that declares no other draft; the others as they are. Where they do not, an untrusted schema
+ * is refused, and the host's own is left to the fallback.
  */
 function nearestCompiled(
   schema: JsonSchema,
+  remotes: Readonly<Record<string, JsonSchema>>,
   draft: JsonSchemaDraft,
   label: string,
   untrusted: boolean,
-): { draft: JsonSchemaDraft; schema: JsonSchema; converted: boolean } {
-  if (!isNearDraft(draft) || typeof schema !== "object") return { draft, schema, converted: false };
+): CompiledAs {
+  const asGiven: CompiledAs = { draft, schema, remotes, converted: false };
+  if (!isNearDraft(draft) || typeof schema !== "object") return asGiven;
   const nearest = asNearestDraft(schema, draft);
-  if (nearest.ok) return { ...nearest, converted: true };
-  if (!untrusted) return { draft, schema, converted: false };
-  const as = nearestDraftOf(draft);
+  let differing = nearest.ok ? undefined : nearest;
+  const nearRemotes = Object.entries(remotes).map(([uri, remote]): [string, JsonSchema] => {
+    if (differing || typeof remote !== "object" || (remote.$schema !== undefined && draftOf(remote) !== draft)) {
+      return [uri, remote];
+    }
+    const near = asNearestDraft(remote, draft);
+    if (!near.ok) differing = { ...near, path: `${uri}#${near.path}` };
+    return [uri, near.ok ? near.schema : remote];
+  });
+  // fromEntries defines own properties: a remote keyed "__proto__" stays a remote.
+  if (nearest.ok && !differing) return { ...nearest, remotes: Object.fromEntries(nearRemotes), converted: true };
+  if (!untrusted || !differing) return asGiven;
   throw new InvalidSpecError(
-    `Cannot compile the ${label} as draft ${as}, which untrusted schemas of draft ${draft} are compiled as: "${nearest.keyword}" at ${
-      nearest.path === "" ? "the root" : nearest.path
+    `Cannot compile the ${label} as draft ${
+      nearestDraftOf(draft)
+    }, which untrusted schemas of draft ${draft} are compiled as: "${differing.keyword}" at ${
+      differing.path === "" ? "the root" : differing.path
     } means something else there`,
-    { path: appendPointer(nearest.path, nearest.keyword) },
+    { path: appendPointer(differing.path, differing.keyword) },
   );
 }
 

@@ -326,6 +326,37 @@ Deno.test("compileSchema() compiles a draft-04 schema's id as draft-07's $id: ba
   assert.deepEqual(compileSchema(schema).schema, schema, "the schema as given, not as compiled");
 });
 
+Deno.test("compileSchema() compiles a draft-04 schema's remotes as draft-04 too, unless one declares another draft", async () => {
+  const main = {
+    $schema: "http://json-schema.org/draft-04/schema#",
+    properties: { a: { $ref: "http://example.com/r.json#whole" } },
+  };
+  const remote = { definitions: { whole: { id: "#whole", type: "integer" } } };
+  for (const patterns of [undefined, linearPatterns]) {
+    const options = {
+      remotes: { "http://example.com/r.json": remote },
+      ...(patterns === undefined ? {} : { patterns }),
+    };
+    const schema = compileSchema(main, options);
+    assert.equal(schema.engine, "compiled");
+    assert.deepEqual(schema.validate({ a: 1 }), { ok: true });
+    assert.equal(schema.validate({ a: "1" }).ok, false);
+  }
+  // A remote with a keyword draft-07 reads differently keeps a host's schema on the fallback, and refuses an untrusted
+  // one, naming the remote.
+  const differing = { "http://example.com/r.json": { ...remote, const: 1 } };
+  const host = compileSchema(main, { remotes: differing });
+  assert.equal(host.engine, "fallback");
+  await host.loading;
+  assert.equal(host.validate({ a: "1" }).ok, false);
+  assert.throws(
+    () => compileSchema(main, { remotes: differing, patterns: linearPatterns }),
+    (error) =>
+      error instanceof InvalidSpecError &&
+      /"const" at http:\/\/example\.com\/r\.json# means something else there/.test(error.message),
+  );
+});
+
 Deno.test("compileSchema() asserts draft-07's content keywords only in draft-07, not in the drafts compiled as it", async () => {
   for (const [draft, ok] of [["04", true], ["06", true], ["07", false]] as const) {
     const schema = compileSchema(
