@@ -10,7 +10,7 @@ import { InvalidSpecError, type SpecProblem } from "../common/errors.ts";
 import type { JsonSchema } from "../schema/schema.ts";
 import { isRecord } from "../common/_is_record.ts";
 import { showValue } from "../common/_show_value.ts";
-import { checkJsonValue, DEFAULT_LIMITS, SCHEMA_LIMITS } from "../common/limits.ts";
+import { checkJsonValue, copyJsonValue, DEFAULT_LIMITS, type LimitProblem, SCHEMA_LIMITS } from "../common/limits.ts";
 import { deepFreeze } from "../common/_deep_freeze.ts";
 
 /** Prompt and UI hints: shown to people or appended to prompts, never validated against. */
@@ -103,14 +103,26 @@ const JSON_FIELDS = ["inputSchema", "outputSchema", "hints"] as const;
  * @returns The problem as a spec problem, or `undefined`.
  */
 export function unboundedField(field: (typeof JSON_FIELDS)[number], value: unknown): SpecProblem | undefined {
-  const problem = checkJsonValue(value, field === "hints" ? DEFAULT_LIMITS : SCHEMA_LIMITS);
-  return problem && {
+  const problem = checkJsonValue(value, limitsOf(field));
+  return problem && asSpecProblem(field, problem);
+}
+
+/** The limits a JSON field of a spec is held to. */
+function limitsOf(field: (typeof JSON_FIELDS)[number]) {
+  return field === "hints" ? DEFAULT_LIMITS : SCHEMA_LIMITS;
+}
+
+function asSpecProblem(field: (typeof JSON_FIELDS)[number], problem: LimitProblem): SpecProblem {
+  return {
     path: `/${field}${problem.path}`,
     message: `Cannot use the ${field} as it is not bounded JSON: ${problem.message}`,
   };
 }
 
-function specProblems(spec: ToolSpec): SpecProblem[] {
+/**
+ * What a spec's fields are refused for. `unbounded` holds the JSON fields' problems, found as they were copied.
+ */
+function specProblems(spec: ToolSpec, unbounded: readonly SpecProblem[] = []): SpecProblem[] {
   const problems: SpecProblem[] = [];
   const refuse = (path: string, message: string) => problems.push({ path, message });
   if (!isRecord(spec)) {
@@ -186,10 +198,7 @@ function specProblems(spec: ToolSpec): SpecProblem[] {
       }
     });
   }
-  for (const field of JSON_FIELDS) {
-    const problem = spec[field] === undefined ? undefined : unboundedField(field, spec[field]);
-    if (problem) refuse(problem.path, problem.message);
-  }
+  for (const problem of unbounded) refuse(problem.path, problem.message);
   if (spec.semantics !== undefined) {
     if (!isPlainRecord(spec.semantics)) {
       // An object with another prototype could hand over inherited fields the checks below never see.
@@ -288,14 +297,28 @@ const SPEC_FIELDS: readonly (keyof ToolSpec)[] = [
   "hints",
 ];
 
-/** A spec's fields that are set, each read once. */
-function specFields(spec: ToolSpec): ToolSpec {
+/**
+ * A spec's fields that are set, each read once and the ones that hold data copied: its JSON fields (where they are
+ * bounded JSON; the problem is kept otherwise), its effects and its semantics. Nothing the caller holds is in it.
+ */
+function specFields(spec: ToolSpec): { fields: ToolSpec; unbounded: SpecProblem[] } {
   const fields: Record<string, unknown> = {};
+  const unbounded: SpecProblem[] = [];
   for (const field of SPEC_FIELDS) {
-    const value = spec[field];
-    if (value !== undefined) fields[field] = value;
+    let value: unknown = spec[field];
+    if (value === undefined) continue;
+    if (field === "inputSchema" || field === "outputSchema" || field === "hints") {
+      const copied = copyJsonValue(value, limitsOf(field));
+      if (copied.ok) value = copied.value;
+      else unbounded.push(asSpecProblem(field, copied.problem));
+    } else if (field === "effects" && Array.isArray(value)) {
+      value = [...value];
+    } else if (field === "semantics" && isPlainRecord(value)) {
+      value = { ...value };
+    }
+    fields[field] = value;
   }
-  return fields as unknown as ToolSpec;
+  return { fields: fields as unknown as ToolSpec, unbounded };
 }
 
 /**
@@ -325,8 +348,8 @@ function specFields(spec: ToolSpec): ToolSpec {
 export function describeTool(spec: ToolSpec): ToolDescriptor {
   // Each field read once, and nothing but the spec's fields: what is checked is what is copied (a getter cannot show
   // the check one value and the copy another), and an unrelated property, such as a handler, is not the tool's.
-  const fields = isRecord(spec) ? specFields(spec) : spec;
-  const problems = specProblems(fields);
+  const { fields, unbounded } = isRecord(spec) ? specFields(spec) : { fields: spec, unbounded: [] };
+  const problems = specProblems(fields, unbounded);
   if (problems.length > 0) {
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more problems)` : "";
     const name = isRecord(spec) && typeof spec.name === "string" ? `"${spec.name}"` : "a tool";
@@ -335,10 +358,10 @@ export function describeTool(spec: ToolSpec): ToolDescriptor {
       { problems },
     );
   }
-  const copy = structuredClone(fields) as ToolSpec;
+  // The fields are the descriptor's own already.
   return deepFreeze({
-    ...copy,
-    version: copy.version ?? "1.0.0",
-    semantics: resolveSemantics(copy),
+    ...fields,
+    version: fields.version ?? "1.0.0",
+    semantics: resolveSemantics(fields),
   });
 }

@@ -61,6 +61,19 @@ Deno.test("describeTool() reads each field of the spec once and keeps nothing el
   const descriptor = describeTool(spec);
   assert.equal(descriptor.timeoutMs, 1_000);
   assert.equal(reads, 1);
+  // So is everything inside its schemas: the descriptor holds what was checked.
+  let schemaReads = 0;
+  const nested = describeTool({
+    ...base,
+    inputSchema: {
+      type: "object",
+      get properties() {
+        return ++schemaReads === 1 ? { path: { type: "string" } } : { path: () => "not JSON" };
+      },
+    },
+  });
+  assert.deepEqual(nested.inputSchema, { type: "object", properties: { path: { type: "string" } } });
+  assert.equal(schemaReads, 1);
   assert.deepEqual(Object.keys(descriptor).sort(), [
     "description",
     "effects",
