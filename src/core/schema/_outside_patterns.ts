@@ -20,9 +20,8 @@ import type { PatternEngine } from "./validator/patterns.ts";
 export function outsidePatterns(schema: unknown): PatternEngine | Promise<void> {
   const backtracking = BACKTRACKING.loaded;
   if (backtracking === undefined) return BACKTRACKING.load();
-  const bounded = patternsOf(schema).every((source) => backtracking.backtrackingBound(source) !== undefined);
   // A pattern the walk missed, if any, is refused by the bounded engine rather than run.
-  if (bounded) return backtracking.boundedPatterns;
+  if (!backtracking.needsRe2(patternsOf(schema))) return backtracking.boundedPatterns;
   return LINEAR_PATTERNS.loaded ?? LINEAR_PATTERNS.load();
 }
 

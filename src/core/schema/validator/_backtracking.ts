@@ -144,6 +144,16 @@ export function backtrackingBound(source: string): BacktrackingBound | undefined
 }
 
 /**
+ * Whether any of a schema's patterns could backtrack for long on the built-in RegExp, so that its engine needs re2js.
+ *
+ * @param sources The schema's patterns.
+ * @returns Whether one has no backtracking bound.
+ */
+export function needsRe2(sources: readonly string[]): boolean {
+  return sources.some((source) => backtrackingBound(source) === undefined);
+}
+
+/**
  * A pattern whose backtracking {@linkcode backtrackingBound} bounds, on the built-in RegExp and charged at that
  * bound; `undefined` for any other pattern.
  *

@@ -7,21 +7,14 @@
 // cannot express (a backreference, a lookaround), which only a backtracking
 // engine runs, on the built-in RegExp, as the host wrote it.
 
-import { backtrackingBound, boundedPattern } from "./_backtracking.ts";
+import { boundedPattern } from "./_backtracking.ts";
 import type { CompiledPattern, PatternEngine } from "./patterns.ts";
+
+// Whether a schema's patterns need re2js, asked by whoever loads this module.
+export { needsRe2 } from "./_backtracking.ts";
 
 /** Compiles a pattern for re2js, or throws when re2js cannot express it (`compileRe2` of `_re2.ts`). */
 export type CompileRe2 = (source: string) => CompiledPattern;
-
-/**
- * Whether any of a schema's patterns could backtrack for long on the built-in RegExp, so that its engine needs re2js.
- *
- * @param sources The schema's patterns.
- * @returns Whether one has no backtracking bound.
- */
-export function needsRe2(sources: readonly string[]): boolean {
-  return sources.some((source) => backtrackingBound(source) === undefined);
-}
 
 /**
  * The engine for a host schema's patterns.
