@@ -132,6 +132,8 @@ async function refuseCommasPast(
 ): Promise<void> {
   const allowed = maxValues + Math.ceil(text.length / piece);
   let commas = 0;
+  // Strings are stepped through here, not skipped with quoteAfter, so that the scan pauses inside a long one too: a
+  // string of many escaped quotes is as long to scan as the text.
   let inString = false;
   for (let i = 0, next = piece; i < text.length; i++) {
     if (i >= next) {
