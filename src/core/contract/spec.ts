@@ -107,6 +107,10 @@ export function unboundedField(field: (typeof JSON_FIELDS)[number], value: unkno
   return problem && asSpecProblem(field, problem);
 }
 
+function isJsonField(field: keyof ToolSpec): field is (typeof JSON_FIELDS)[number] {
+  return (JSON_FIELDS as readonly string[]).includes(field);
+}
+
 /** The limits a JSON field of a spec is held to. */
 function limitsOf(field: (typeof JSON_FIELDS)[number]) {
   return field === "hints" ? DEFAULT_LIMITS : SCHEMA_LIMITS;
@@ -307,7 +311,7 @@ function specFields(spec: ToolSpec): { fields: ToolSpec; unbounded: SpecProblem[
   for (const field of SPEC_FIELDS) {
     let value: unknown = spec[field];
     if (value === undefined) continue;
-    if (field === "inputSchema" || field === "outputSchema" || field === "hints") {
+    if (isJsonField(field)) {
       const copied = copyJsonValue(value, limitsOf(field));
       if (copied.ok) value = copied.value;
       else unbounded.push(asSpecProblem(field, copied.problem));

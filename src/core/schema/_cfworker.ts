@@ -7,6 +7,7 @@ import { type OutputUnit, type Schema, Validator } from "@cfworker/json-schema";
 import { boundDiagnostics, type Diagnostic, type DiagnosticReport } from "../common/diagnostics.ts";
 import { appendPointer } from "../common/_json_pointer.ts";
 import { walkSubschemas } from "./_subschemas.ts";
+import { DRAFT_07_CONDITIONALS } from "./_nearest_draft.ts";
 
 /** What the fallback says of one value: valid, or the bounded diagnostics. */
 export type FallbackVerdict = { readonly ok: true } | ({ readonly ok: false } & DiagnosticReport);
@@ -56,9 +57,6 @@ export function compileFallback(
 }
 
 const VALID = Object.freeze({ ok: true as const });
-
-/** The keywords draft-07 added that draft-06 ignores. */
-const DRAFT_07_CONDITIONALS = ["if", "then", "else"] as const;
 
 // cfworker reports a failing applicator and then the failures inside it; the
 // inner ones say what is wrong, so the wrappers are dropped. (Not `contains`:

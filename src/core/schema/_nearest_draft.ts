@@ -13,6 +13,9 @@ const NEAREST = {
   "2019-09": { as: "2020-12", uri: "https://json-schema.org/draft/2020-12/schema" },
 } as const;
 
+/** The keywords draft-07 added that draft-06 (and draft-04) ignore. */
+export const DRAFT_07_CONDITIONALS: readonly string[] = ["if", "then", "else"];
+
 /** A draft the compiled validator does not implement but can stand in for. */
 export type NearDraft = keyof typeof NEAREST;
 
@@ -47,8 +50,8 @@ export type NearestDraftResult =
 // has recursive references and array-form `items` where 2020-12 has dynamic
 // ones and `prefixItems`.
 const DIFFERING: Readonly<Record<NearDraft, ReadonlySet<string>>> = {
-  "4": new Set(["$id", "const", "contains", "propertyNames", "if", "then", "else"]),
-  "6": new Set(["if", "then", "else"]),
+  "4": new Set(["$id", "const", "contains", "propertyNames", ...DRAFT_07_CONDITIONALS]),
+  "6": new Set(DRAFT_07_CONDITIONALS),
   "2019-09": new Set([
     "$recursiveRef",
     "$recursiveAnchor",
