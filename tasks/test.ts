@@ -1,6 +1,7 @@
 // The test task: every check the project has, in order, with one summary.
 // Each step is a Deno subcommand run with this same Deno binary.
 
+import { RedStepLines } from "./_red_step.ts";
 import { closingLine, countsOf, duration, restated, type TestCounts } from "./_test_counts.ts";
 
 interface Step {
@@ -107,8 +108,13 @@ const env: Record<string, string> = Deno.stdout.isTerminal() ? {} : { NO_COLOR: 
 
 const NO_TESTS_FROM = /^running 0 tests from /;
 
-/** Copies a step's output through, line by line, adding up the test counts it reports. */
-async function relay(stream: ReadableStream<Uint8Array>, sink: typeof Deno.stdout, tally: TestCounts[]) {
+/** Copies a step's output through, line by line, adding up the test counts it reports and keeping its errors. */
+async function relay(
+  stream: ReadableStream<Uint8Array>,
+  sink: typeof Deno.stdout,
+  tally: TestCounts[],
+  red: RedStepLines,
+) {
   const encoder = new TextEncoder();
   const pass = async (line: string, ending: string) => {
     // `deno test --doc` announces "running 0 tests from" each entrypoint it only type-checks: a line that
@@ -116,6 +122,7 @@ async function relay(stream: ReadableStream<Uint8Array>, sink: typeof Deno.stdou
     if (NO_TESTS_FROM.test(line)) return;
     const counts = countsOf(line);
     if (counts) tally.push(counts);
+    red.add(line);
     // write() may take part of a buffer; the rest is written until none is left.
     let bytes = encoder.encode(restated(line) + ending);
     while (bytes.length > 0) bytes = bytes.subarray(await sink.write(bytes));
@@ -130,7 +137,14 @@ async function relay(stream: ReadableStream<Uint8Array>, sink: typeof Deno.stdou
 }
 
 const taskStarted = performance.now();
-const results: { name: string; ok: boolean; seconds: number; passed: number; failed: number }[] = [];
+const results: {
+  name: string;
+  ok: boolean;
+  seconds: number;
+  passed: number;
+  failed: number;
+  why: readonly string[];
+}[] = [];
 for (const step of steps) {
   if (only && !only.has(step.name)) continue;
   console.log(`\n[${step.name}] deno ${step.args.join(" ")}`);
@@ -138,12 +152,20 @@ for (const step of steps) {
   const child = new Deno.Command(Deno.execPath(), { args: [...step.args], env, stdout: "piped", stderr: "piped" })
     .spawn();
   const tally: TestCounts[] = [];
-  await Promise.all([relay(child.stdout, Deno.stdout, tally), relay(child.stderr, Deno.stderr, tally)]);
+  const red = new RedStepLines();
+  await Promise.all([relay(child.stdout, Deno.stdout, tally, red), relay(child.stderr, Deno.stderr, tally, red)]);
   const { code } = await child.status;
   const passed = tally.reduce((sum, counts) => sum + counts.passed, 0);
   // A step that fails without reporting a failed test (a format or type error) still counts as one failure.
   const failed = Math.max(tally.reduce((sum, counts) => sum + counts.failed, 0), code === 0 ? 0 : 1);
-  results.push({ name: step.name, ok: code === 0, seconds: (performance.now() - started) / 1000, passed, failed });
+  const seconds = (performance.now() - started) / 1000;
+  results.push({ name: step.name, ok: code === 0, seconds, passed, failed, why: code === 0 ? [] : red.lines() });
+}
+
+// What failed, said again just above the summary, where a reader of the log's last lines sees it.
+for (const { name, why } of results.filter((result) => !result.ok)) {
+  console.log(`\n[why ${name} is red]`);
+  for (const line of why) console.log(`  ${line}`);
 }
 
 console.log("\n[summary]");
