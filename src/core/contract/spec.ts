@@ -12,6 +12,7 @@ import { isRecord } from "../common/_is_record.ts";
 import { showValue } from "../common/_show_value.ts";
 import { checkJsonValue, copyJsonValue, DEFAULT_LIMITS, type LimitProblem, SCHEMA_LIMITS } from "../common/limits.ts";
 import { deepFreeze } from "../common/_deep_freeze.ts";
+import { messageOfThrown } from "../common/_describe_thrown.ts";
 
 /** Prompt and UI hints: shown to people or appended to prompts, never validated against. */
 export interface ToolHints {
@@ -61,6 +62,8 @@ const SEMVER =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
 const KEY_PATH = /^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/;
 const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+// Far more effects than any tool has: a longer list is refused before its items are read, not read item by item.
+const MAX_EFFECTS = 64;
 /** The values each semantics field takes; also read by projections that carry semantics. */
 export const SEMANTIC_VALUES: Readonly<Record<keyof ExecutionSemantics, readonly string[]>> = {
   idempotency: ["idempotent", "non_idempotent", "externally_reconciled"],
@@ -124,9 +127,10 @@ function asSpecProblem(field: (typeof JSON_FIELDS)[number], problem: LimitProble
 }
 
 /**
- * What a spec's fields are refused for. `unbounded` holds the JSON fields' problems, found as they were copied.
+ * What a spec's fields are refused for. `unread` holds the problems found as the fields were read and copied; the
+ * fields it refuses are absent from `spec` and not checked again.
  */
-function specProblems(spec: ToolSpec, unbounded: readonly SpecProblem[] = []): SpecProblem[] {
+function specProblems(spec: ToolSpec, unread: readonly SpecProblem[] = []): SpecProblem[] {
   const problems: SpecProblem[] = [];
   const refuse = (path: string, message: string) => problems.push({ path, message });
   if (!isRecord(spec)) {
@@ -136,14 +140,16 @@ function specProblems(spec: ToolSpec, unbounded: readonly SpecProblem[] = []): S
     );
     return problems;
   }
-  if (typeof spec.name !== "string" || !NAME.test(spec.name)) {
+  const refused = new Set(unread.map((problem) => problem.path.split("/")[1]));
+  const open = (field: keyof ToolSpec) => !refused.has(field);
+  if (open("name") && (typeof spec.name !== "string" || !NAME.test(spec.name))) {
     refuse(
       "/name",
       `Cannot use the name as it must match ${NAME.source}: current value is ${showValue(spec.name)}`,
     );
   }
   if (
-    spec.version !== undefined &&
+    open("version") && spec.version !== undefined &&
     (typeof spec.version !== "string" || !SEMVER.test(spec.version))
   ) {
     refuse(
@@ -151,19 +157,19 @@ function specProblems(spec: ToolSpec, unbounded: readonly SpecProblem[] = []): S
       `Cannot use the version as it must be semver like 1.2.3: current value is ${showValue(spec.version)}`,
     );
   }
-  if (spec.title !== undefined && typeof spec.title !== "string") {
+  if (open("title") && spec.title !== undefined && typeof spec.title !== "string") {
     refuse(
       "/title",
       `Cannot use the title as it must be a string: current value is ${showValue(spec.title)}`,
     );
   }
-  if (typeof spec.description !== "string" || spec.description.trim() === "") {
+  if (open("description") && (typeof spec.description !== "string" || spec.description.trim() === "")) {
     refuse(
       "/description",
       `Cannot use the description as a model needs a non-empty one: current value is ${showValue(spec.description)}`,
     );
   }
-  if (!isRecord(spec.inputSchema) || spec.inputSchema.type !== "object") {
+  if (open("inputSchema") && (!isRecord(spec.inputSchema) || spec.inputSchema.type !== "object")) {
     refuse(
       "/inputSchema",
       `Cannot use the input schema as it must be a JSON Schema with type "object": current value is ${
@@ -180,12 +186,15 @@ function specProblems(spec: ToolSpec, unbounded: readonly SpecProblem[] = []): S
       `Cannot use the output schema as it must be a JSON Schema: current value is ${showValue(spec.outputSchema)}`,
     );
   }
-  if (!Array.isArray(spec.effects)) {
+  if (!open("effects")) {
+    // Refused as it was read.
+  } else if (!Array.isArray(spec.effects)) {
     refuse(
       "/effects",
       `Cannot use the effects as they must be a list ([] for pure): current value is ${showValue(spec.effects)}`,
     );
   } else {
+    const seen = new Set<string>();
     spec.effects.forEach((effect, i) => {
       if (!isWellFormedEffect(effect)) {
         refuse(
@@ -194,16 +203,18 @@ function specProblems(spec: ToolSpec, unbounded: readonly SpecProblem[] = []): S
             showValue(effect)
           }`,
         );
-      } else if (spec.effects.indexOf(effect) !== i) {
+      } else if (seen.has(effect)) {
         refuse(
           `/effects/${i}`,
           `Cannot use the effect as it is listed twice: current value is ${showValue(effect)}`,
         );
+      } else {
+        seen.add(effect);
       }
     });
   }
-  for (const problem of unbounded) refuse(problem.path, problem.message);
-  if (spec.semantics !== undefined) {
+  for (const problem of unread) refuse(problem.path, problem.message);
+  if (open("semantics") && spec.semantics !== undefined) {
     if (!isPlainRecord(spec.semantics)) {
       // An object with another prototype could hand over inherited fields the checks below never see.
       refuse(
@@ -242,7 +253,7 @@ function specProblems(spec: ToolSpec, unbounded: readonly SpecProblem[] = []): S
     }
   }
   if (
-    spec.timeoutMs !== undefined &&
+    open("timeoutMs") && spec.timeoutMs !== undefined &&
     (typeof spec.timeoutMs !== "number" || !Number.isInteger(spec.timeoutMs) ||
       spec.timeoutMs < 1 ||
       spec.timeoutMs > MAX_TIMEOUT_MS)
@@ -254,7 +265,7 @@ function specProblems(spec: ToolSpec, unbounded: readonly SpecProblem[] = []): S
       }`,
     );
   }
-  if (spec.idempotencyKey !== undefined) {
+  if (open("idempotencyKey") && spec.idempotencyKey !== undefined) {
     if (
       typeof spec.idempotencyKey !== "string" ||
       !KEY_PATH.test(spec.idempotencyKey)
@@ -277,7 +288,7 @@ function specProblems(spec: ToolSpec, unbounded: readonly SpecProblem[] = []): S
       );
     }
   }
-  if (spec.hints !== undefined && !isRecord(spec.hints)) {
+  if (open("hints") && spec.hints !== undefined && !isRecord(spec.hints)) {
     refuse(
       "/hints",
       `Cannot use the hints as they must be an object: current value is ${showValue(spec.hints)}`,
@@ -303,26 +314,63 @@ const SPEC_FIELDS: readonly (keyof ToolSpec)[] = [
 
 /**
  * A spec's fields that are set, each read once and the ones that hold data copied: its JSON fields (where they are
- * bounded JSON; the problem is kept otherwise), its effects and its semantics. Nothing the caller holds is in it.
+ * bounded JSON), its effects and its semantics. A field that cannot be read or copied is left out, with the problem
+ * it is refused for. Nothing the caller holds is in it.
  */
-function specFields(spec: ToolSpec): { fields: ToolSpec; unbounded: SpecProblem[] } {
+function specFields(spec: ToolSpec): { fields: ToolSpec; unread: SpecProblem[] } {
   const fields: Record<string, unknown> = {};
-  const unbounded: SpecProblem[] = [];
+  const unread: SpecProblem[] = [];
   for (const field of SPEC_FIELDS) {
-    let value: unknown = spec[field];
-    if (value === undefined) continue;
-    if (isJsonField(field)) {
-      const copied = copyJsonValue(value, limitsOf(field));
-      if (copied.ok) value = copied.value;
-      else unbounded.push(asSpecProblem(field, copied.problem));
-    } else if (field === "effects" && Array.isArray(value)) {
-      value = [...value];
-    } else if (field === "semantics" && isPlainRecord(value)) {
-      value = { ...value };
+    // A getter or a proxy may throw: the field is refused for it, as data that is not plain JSON is.
+    try {
+      const value: unknown = spec[field];
+      if (value === undefined) continue;
+      const read = readField(field, value);
+      if (read.ok) fields[field] = read.value;
+      else unread.push(read.problem);
+    } catch (error) {
+      unread.push({
+        path: `/${field}`,
+        message: `Cannot read the ${field} as reading it threw: ${messageOfThrown(error)}`,
+      });
     }
-    fields[field] = value;
   }
-  return { fields: fields as unknown as ToolSpec, unbounded };
+  return { fields: fields as unknown as ToolSpec, unread };
+}
+
+/** One field's value, copied where it holds data, or the problem that stops the copy. */
+function readField(
+  field: keyof ToolSpec,
+  value: unknown,
+): { ok: true; value: unknown } | { ok: false; problem: SpecProblem } {
+  if (isJsonField(field)) {
+    const copied = copyJsonValue(value, limitsOf(field));
+    return copied.ok ? copied : { ok: false, problem: asSpecProblem(field, copied.problem) };
+  }
+  if (field === "effects" && Array.isArray(value)) {
+    // Read by index up to a bound: a spread would run the array's own iterator, and a sparse array of millions
+    // would be read slot by slot.
+    const { length } = value;
+    if (length > MAX_EFFECTS) {
+      const message = `Cannot use the effects as they list more than ${MAX_EFFECTS}: current length is ${length}`;
+      return { ok: false, problem: { path: "/effects", message } };
+    }
+    return { ok: true, value: Array.from({ length }, (_, i) => value[i]) };
+  }
+  if (field === "semantics" && isPlainRecord(value)) return { ok: true, value: { ...value } };
+  return { ok: true, value };
+}
+
+/** A spec's fields, read as {@linkcode specFields} reads them; a spec that is no object is left for its check. */
+function readSpec(spec: ToolSpec): { fields: ToolSpec; unread: SpecProblem[] } {
+  try {
+    if (isRecord(spec)) return specFields(spec);
+  } catch (error) {
+    // A revoked proxy throws as soon as it is asked whether it is an array: there are no fields to check.
+    const message = `Cannot build a tool spec as reading it threw: ${messageOfThrown(error)}`;
+    return { fields: {} as ToolSpec, unread: [{ path: "", message }] };
+  }
+  return { fields: spec, unread: [] };
 }
 
 /**
@@ -352,11 +400,11 @@ function specFields(spec: ToolSpec): { fields: ToolSpec; unbounded: SpecProblem[
 export function describeTool(spec: ToolSpec): ToolDescriptor {
   // Each field read once, and nothing but the spec's fields: what is checked is what is copied (a getter cannot show
   // the check one value and the copy another), and an unrelated property, such as a handler, is not the tool's.
-  const { fields, unbounded } = isRecord(spec) ? specFields(spec) : { fields: spec, unbounded: [] };
-  const problems = specProblems(fields, unbounded);
+  const { fields, unread } = readSpec(spec);
+  const problems = unread.some((problem) => problem.path === "") ? unread : specProblems(fields, unread);
   if (problems.length > 0) {
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more problems)` : "";
-    const name = isRecord(spec) && typeof spec.name === "string" ? `"${spec.name}"` : "a tool";
+    const name = isRecord(fields) && typeof fields.name === "string" ? `"${fields.name}"` : "a tool";
     throw new InvalidSpecError(
       `Cannot define ${name}: ${problems[0].message}${more}`,
       { problems },

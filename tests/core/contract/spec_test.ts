@@ -169,3 +169,111 @@ Deno.test("describeTool() refuses a spec that is not an object", () => {
     assert.throws(() => describeTool(spec as never), InvalidSpecError);
   }
 });
+
+Deno.test("describeTool() refuses an effects list past 64 at once, sparse or not, without reading its items", () => {
+  for (const effects of [new Array(10_000_000), Array.from({ length: 65 }, (_, i) => `fs.read${i}`)]) {
+    const started = performance.now();
+    const error = refusal({ effects });
+    assert.ok(performance.now() - started < 1_000, `${performance.now() - started} ms`);
+    assert.deepEqual(error.problems.map((problem) => problem.path), ["/effects"]);
+    assert.match(error.message, /Cannot use the effects as they list more than 64: current length is \d+$/);
+  }
+  // A short sparse list: each hole is one malformed effect.
+  const holes = refusal({ effects: ["fs.read", , "net.fetch"] });
+  assert.deepEqual(holes.problems.map((problem) => problem.path), ["/effects/1"]);
+});
+
+Deno.test("describeTool() reads the effects by index, never through the list's own iterator", () => {
+  const effects = Object.assign(["fs.read"], {
+    *[Symbol.iterator]() {
+      for (;;) yield "fs.read";
+    },
+  });
+  assert.deepEqual(describeTool({ ...base, effects }).effects, ["fs.read"]);
+});
+
+Deno.test("describeTool() refuses a field whose getter or proxy throws with InvalidSpecError, and checks it no further", () => {
+  const throwing = (): never => {
+    throw new Error("boom");
+  };
+  const cases: [string, Record<string, unknown>, string][] = [
+    ["a schema's property getter", {
+      inputSchema: {
+        type: "object",
+        get properties() {
+          return throwing();
+        },
+      },
+    }, "/inputSchema"],
+    [
+      "a schema an idempotency key reads",
+      {
+        idempotencyKey: "a",
+        inputSchema: {
+          type: "object",
+          get properties() {
+            return throwing();
+          },
+        },
+      },
+      "/inputSchema",
+    ],
+    ["a schema's type getter", {
+      inputSchema: {
+        get type() {
+          return throwing();
+        },
+      },
+    }, "/inputSchema"],
+    ["the name's getter", {
+      get name() {
+        return throwing();
+      },
+    }, "/name"],
+    ["an effect's getter", { effects: Object.defineProperty([], 0, { get: throwing, enumerable: true }) }, "/effects"],
+    ["the semantics' getter", {
+      semantics: {
+        get retry() {
+          return throwing();
+        },
+      },
+    }, "/semantics"],
+    ["the semantics' prototype trap", { semantics: new Proxy({}, { getPrototypeOf: throwing }) }, "/semantics"],
+  ];
+  for (const [what, change, path] of cases) {
+    const spec = Object.defineProperties({}, Object.getOwnPropertyDescriptors({ ...base }));
+    Object.defineProperties(spec, Object.getOwnPropertyDescriptors(change));
+    let error: unknown;
+    try {
+      describeTool(spec as ToolSpec);
+    } catch (thrown) {
+      error = thrown;
+    }
+    assert.ok(error instanceof InvalidSpecError, `${what}: ${error}`);
+    assert.deepEqual(error.problems.map((problem) => problem.path.split("/").slice(0, 2).join("/")), [path], what);
+  }
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  assert.throws(
+    () => describeTool(proxy as ToolSpec),
+    (error) =>
+      error instanceof InvalidSpecError &&
+      /^Cannot define a tool: Cannot build a tool spec as reading it threw/.test(error.message),
+  );
+});
+
+Deno.test("describeTool() reads the name once, and names the tool by what it read", () => {
+  let reads = 0;
+  const spec = {
+    ...base,
+    description: "",
+    get name() {
+      return ++reads === 1 ? "checked" : "other";
+    },
+  };
+  assert.throws(
+    () => describeTool(spec),
+    (error: Error) => /^Cannot define "checked": Cannot use the description/.test(error.message),
+  );
+  assert.equal(reads, 1);
+});
