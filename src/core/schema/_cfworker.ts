@@ -6,7 +6,7 @@
 import { type OutputUnit, type Schema, Validator } from "@cfworker/json-schema";
 import { boundDiagnostics, type Diagnostic, type DiagnosticReport } from "../common/diagnostics.ts";
 import { appendPointer } from "../common/_json_pointer.ts";
-import { walkSubschemas } from "./_subschemas.ts";
+import { walkReachable } from "./_subschemas.ts";
 
 /** What the fallback says of one value: valid, or the bounded diagnostics. */
 export type FallbackVerdict = { readonly ok: true } | ({ readonly ok: false } & DiagnosticReport);
@@ -24,12 +24,12 @@ export function compileFallback(
   assertFormats: boolean,
 ): (value: unknown) => FallbackVerdict {
   // cfworker annotates the schemas it is given, so it gets private copies. It reads no draft-06, which differs from
-  // draft-07 only in ignoring `if`/`then`/`else`: a draft-06 copy loses them and is read as draft-07.
-  const asDraft06 = draft === "6";
-  const own = (document: unknown) => {
+  // draft-07 only in ignoring `if`/`then`/`else`: a draft-06 copy loses them and is read as draft-07. A remote is of
+  // the draft it declares, or else of the schema's.
+  const own = (document: unknown, asDraft06: boolean) => {
     const copy = structuredClone(document);
     if (!assertFormats || asDraft06) {
-      walkSubschemas(copy, undefined, (node) => {
+      walkReachable(copy, (node) => {
         if (!assertFormats && typeof node.format === "string") delete node.format;
         if (!asDraft06) return;
         for (const keyword of DRAFT_07_CONDITIONALS) delete node[keyword];
@@ -37,8 +37,11 @@ export function compileFallback(
     }
     return copy as Schema;
   };
-  const validator = new Validator(own(schema), asDraft06 ? "7" : draft, false);
-  for (const [uri, remote] of Object.entries(remotes)) validator.addSchema(own(remote), uri);
+  const validator = new Validator(own(schema, draft === "6"), draft === "6" ? "7" : draft, false);
+  for (const [uri, remote] of Object.entries(remotes)) {
+    const declared = (remote as { $schema?: unknown } | null)?.$schema;
+    validator.addSchema(own(remote, typeof declared === "string" ? declared.includes("draft-06") : draft === "6"), uri);
+  }
   return (value) => {
     let result;
     try {

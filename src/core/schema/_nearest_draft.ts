@@ -4,7 +4,7 @@
 // same there; one that uses a keyword whose meaning differs is refused, naming
 // it. (A host's own such schema runs on the fallback instead.)
 
-import { walkSubschemas } from "./_subschemas.ts";
+import { walkReachable } from "./_subschemas.ts";
 
 /** The drafts compiled as a nearer one, and the draft each is compiled as. */
 const NEAREST = {
@@ -71,7 +71,7 @@ const DIFFERING: Readonly<Record<NearDraft, ReadonlySet<string>>> = {
 export function asNearestDraft(schema: Record<string, unknown>, draft: NearDraft): NearestDraftResult {
   const copy = structuredClone(schema);
   let differing: { keyword: string; path: string } | undefined;
-  walkSubschemas(copy, undefined, (node, path) => {
+  walkReachable(copy, (node, path) => {
     if (differing) return;
     const keyword = Object.keys(node).find((name) => DIFFERING[draft].has(name));
     if (keyword !== undefined || (draft === "2019-09" && Array.isArray(node.items))) {

@@ -58,3 +58,42 @@ export function walkSubschemas<C>(
     }
   }
 }
+
+/**
+ * Visits every object schema of `document` once: its subschemas, as
+ * {@linkcode walkSubschemas} finds them, and what a `$ref` of the form
+ * `#/...` points at, which a validator reads as a schema even in a member
+ * that is no keyword, where the walk does not go.
+ */
+export function walkReachable(document: unknown, visit: (node: Record<string, unknown>, path: string) => void): void {
+  const visited = new Set<object>();
+  const targets: string[] = [];
+  const once = (node: Record<string, unknown>, path: string) => {
+    if (visited.has(node)) return;
+    visited.add(node);
+    if (typeof node.$ref === "string" && node.$ref.startsWith("#/")) targets.push(node.$ref);
+    visit(node, path);
+  };
+  walkSubschemas(document, undefined, once);
+  for (let i = 0; i < targets.length; i++) {
+    const target = atFragment(document, targets[i]);
+    if (target !== undefined) walkSubschemas(target.node, undefined, once, target.path);
+  }
+}
+
+/** The object a `#/...` fragment points at in `document`, with its JSON Pointer; `undefined` for any other. */
+function atFragment(document: unknown, fragment: string): { node: Record<string, unknown>; path: string } | undefined {
+  let path: string;
+  try {
+    path = decodeURIComponent(fragment.slice(1));
+  } catch {
+    return undefined;
+  }
+  let node = document;
+  for (const token of path.split("/").slice(1)) {
+    if (typeof node !== "object" || node === null) return undefined;
+    const key = token.replaceAll("~1", "/").replaceAll("~0", "~");
+    node = Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined;
+  }
+  return isRecord(node) ? { node, path } : undefined;
+}

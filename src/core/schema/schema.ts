@@ -187,13 +187,14 @@ function findExternalReference(
   schema: JsonSchema,
   remotes: Readonly<Record<string, JsonSchema>>,
   maxSchemas: number,
-  idKeyword: "$id" | "id",
+  idKeywordOf: (document: JsonSchema) => "$id" | "id",
 ): Reference | undefined {
   const resources = new Set([ROOT_BASE]);
   const references: Reference[] = [];
   let schemas = 0;
   // Collects the schema resources a document (the schema or its `remote`) embeds and every reference it makes.
-  const collect = (document: unknown, base: string, remote?: string) =>
+  const collect = (document: JsonSchema, base: string, remote?: string) => {
+    const idKeyword = idKeywordOf(document);
     walkSubschemas(document, base, (node, path, base) => {
       if (++schemas > maxSchemas) throw tooManySchemas(maxSchemas, remote === undefined ? path : `${remote}#${path}`);
       const id = node[idKeyword];
@@ -212,6 +213,7 @@ function findExternalReference(
       }
       return base;
     });
+  };
   collect(schema, ROOT_BASE);
   for (const [uri, remote] of Object.entries(remotes)) {
     // Resolving the URI may normalise it (a host's case, an empty path).
@@ -345,10 +347,12 @@ function checkedSchema(schema: JsonSchema, options: CompileSchemaOptions): Check
   );
   const maxSchemas = options.budget?.schemaNodes ?? DEFAULT_VALIDATOR_BUDGET.schemaNodes;
   const draft = options.draft ?? draftOf(copy);
+  // Draft-04 names a schema resource with `id`, the later drafts with `$id`; a remote is of the draft it declares.
+  const idKeywordOf = (document: JsonSchema) =>
+    (typeof document === "object" && document.$schema !== undefined ? draftOf(document) : draft) === "4" ? "id" : "$id";
   let external: Reference | undefined;
   try {
-    // Draft-04 names a schema resource with `id`, the later drafts with `$id`.
-    external = findExternalReference(copy, ownRemotes, maxSchemas, draft === "4" ? "id" : "$id");
+    external = findExternalReference(copy, ownRemotes, maxSchemas, idKeywordOf);
   } catch (error) {
     throw error instanceof SchemaRefusal ? specError(error, label) : error;
   }
@@ -388,10 +392,12 @@ function checkedSchema(schema: JsonSchema, options: CompileSchemaOptions): Check
     // format asked to be asserted that it ignores, or a dynamic reference (compiled in 2020-12 only), which it
     // resolves wrongly (the JSON Schema Test Suite's dynamicRef cases show it).
     const unsound = refusal.reason === "format" || refusal.keyword === "$dynamicRef";
-    // A host's schema of an older draft that the compiled validator finds malformed runs on the fallback, which reads
-    // it leniently, as that draft always did; one over the budget, or that would never end, is refused as any other
-    // (the fallback has no budget: 2^20 expansions held the host 1.6 s a call).
-    const asItsDraft = compiledAs.converted && !untrusted && refusal.reason === "malformed";
+    // A host's schema of an older draft that the compiled validator finds malformed, or with a reference it cannot
+    // resolve (draft-04 names schemas by an `id` in any member), runs on the fallback, which reads it as that draft
+    // always did; one over the budget, or that would never end, is refused as any other (the fallback has no budget:
+    // 2^20 expansions held the host 1.6 s a call).
+    const asItsDraft = compiledAs.converted && !untrusted &&
+      (refusal.reason === "malformed" || refusal.reason === "reference");
     if ((refusal.kind === "invalid" && !asItsDraft) || unsound || (untrusted && refusal.reason === "pattern")) {
       throw specError(refusal, label);
     }

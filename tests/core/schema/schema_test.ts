@@ -407,6 +407,86 @@ Deno.test("compileSchema() compiles a draft-06 schema as draft-07, and runs one 
   );
 });
 
+Deno.test("a remote is read as the draft it declares: its $id names a schema under a draft-04 root, its if applies under a draft-06 root", async () => {
+  const draft4 = "http://json-schema.org/draft-04/schema#";
+  const draft6 = "http://json-schema.org/draft-06/schema#";
+  const draft7 = "http://json-schema.org/draft-07/schema#";
+  // The remote names "urn:a" by draft-07's `$id`, which the draft-04 root's reference finds.
+  const named = { $schema: draft7, definitions: { a: { $id: "urn:a", type: "string" } } };
+  for (const patterns of [undefined, linearPatterns]) {
+    const schema = compileSchema(
+      { $schema: draft4, properties: { a: { $ref: "urn:a" } } },
+      { remotes: { "urn:r": named }, ...(patterns === undefined ? {} : { patterns }) },
+    );
+    assert.equal(schema.validate({ a: 1 }).ok, false);
+    assert.deepEqual(schema.validate({ a: "1" }), { ok: true });
+  }
+  // And the other way: a draft-07 root, a draft-04 remote naming "urn:b" by `id`.
+  const old = compileSchema(
+    { $schema: draft7, properties: { b: { $ref: "urn:b" } } },
+    { remotes: { "urn:s": { $schema: draft4, definitions: { b: { id: "urn:b", type: "integer" } } } } },
+  );
+  assert.equal(old.validate({ b: "1" }).ok, false);
+  // A draft-06 host schema on the fallback (its own `if` sends it there) keeps a draft-07 remote's conditionals.
+  const conditional = compileSchema(
+    { $schema: draft6, allOf: [{ $ref: "urn:c" }], if: { const: 0 }, then: false },
+    { remotes: { "urn:c": { $schema: draft7, if: { type: "string" }, then: { minLength: 3 } } } },
+  );
+  assert.equal(conditional.engine, "fallback");
+  await conditional.loading;
+  assert.equal(conditional.validate("a").ok, false);
+  assert.deepEqual(conditional.validate("abc"), { ok: true });
+});
+
+Deno.test("an older draft's schema reached by a $ref into a member that is no keyword is read as that draft", async () => {
+  const draft6 = "http://json-schema.org/draft-06/schema#";
+  // Draft-06 has no `if`: where a reference reaches one, a host's schema runs on the fallback, which ignores it, and an
+  // untrusted one is refused, naming it.
+  const conditional = { $schema: draft6, allOf: [{ $ref: "#/x" }], x: { if: { type: "string" }, then: false } };
+  const host = compileSchema(conditional);
+  assert.equal(host.engine, "fallback");
+  await host.loading;
+  assert.deepEqual(host.validate("a"), { ok: true });
+  assert.throws(
+    () => compileSchema(conditional, { patterns: linearPatterns }),
+    (error) => error instanceof InvalidSpecError && /"if" at \/x means something else there/.test(error.message),
+  );
+  // Nor content keywords, nor, on the fallback, a format asserted where formats are annotations.
+  const content = compileSchema(
+    { $schema: draft6, allOf: [{ $ref: "#/x" }], x: { contentMediaType: "application/json" } },
+    { formats: "assert" },
+  );
+  await content.loading;
+  assert.deepEqual(content.validate("{not json"), { ok: true });
+  const format = compileSchema({ $schema: draft6, allOf: [{ $ref: "#/x" }], x: { format: "email" }, if: true });
+  assert.equal(format.engine, "fallback");
+  await format.loading;
+  assert.deepEqual(format.validate("not an email"), { ok: true });
+  // Draft-04's boolean exclusiveMaximum there becomes draft-07's number.
+  const bound = compileSchema({
+    $schema: "http://json-schema.org/draft-04/schema#",
+    allOf: [{ $ref: "#/x~1y" }],
+    "x/y": { maximum: 5, exclusiveMaximum: true },
+  });
+  assert.equal(bound.engine, "compiled");
+  assert.equal(bound.validate(5).ok, false);
+  assert.deepEqual(bound.validate(4), { ok: true });
+});
+
+Deno.test("a host's draft-04 schema naming a schema by an id in a member that is no keyword runs on the fallback, as draft-04 reads it", async () => {
+  // The draft-04 specification's own example: `schema1` is no keyword, yet its `id` names "#foo".
+  const schema = compileSchema({
+    $schema: "http://json-schema.org/draft-04/schema#",
+    id: "http://x.y.z/rootschema.json#",
+    schema1: { id: "#foo", type: "integer" },
+    properties: { a: { $ref: "#foo" } },
+  });
+  assert.equal(schema.engine, "fallback");
+  await schema.loading;
+  assert.equal(schema.validate({ a: "x" }).ok, false);
+  assert.deepEqual(schema.validate({ a: 1 }), { ok: true });
+});
+
 Deno.test("a host's schema of an older draft over the budget, or that would never end, is refused, not run on the fallback", () => {
   // The fallback has no budget: a call against a draft-04 schema expanding to 2^20 schemas held the host 1.6 s.
   for (const draft of ["4", "6", "2019-09"] as const) {

@@ -554,7 +554,7 @@ class Checker {
           const at = culprit || "the root";
           throw new SchemaRefusal(
             "invalid",
-            "reference",
+            "budget",
             "$ref",
             culprit,
             `Cannot compile the schema as the schema at ${at} applies itself again to the same value, through references and in-place keywords only: validating any value would never end`,

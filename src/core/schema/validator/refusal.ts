@@ -17,7 +17,9 @@ export type SchemaRefusalKind = "unsupported" | "invalid";
  * What a refusal is about: a `keyword` not implemented, a `malformed`
  * keyword value, a `reference` that cannot be resolved, a `pattern` the
  * engine cannot express, a `format` not implemented, a `draft` not known,
- * a schema nested too `depth`ly, or a compiled size over the `budget`.
+ * a schema nested too `depth`ly, or a compiled size or an evaluation over
+ * the `budget` (a schema that applies itself again to the same value: one
+ * that would never end).
  */
 export type SchemaRefusalReason =
   | "keyword"
