@@ -102,10 +102,11 @@ export const MESSAGE_BOUNDS: PacedOptions = Object.freeze({
  * @param pause Awaited between pieces; it yields when the time comes.
  * @param options The piece size, and a bound on members.
  * @returns What `JSON.parse(text)` returns.
- * @throws {SyntaxError} When `JSON.parse(text)` would.
+ * @throws {SyntaxError} When `JSON.parse(text)` would, and no bound below is found passed first.
  * @throws {RangeError} When more than {@linkcode MAX_LONG_DEPTH} containers, each longer than a piece, nest, an
  * object longer than a piece holds more than `maxMembers` members, the text more than `maxValues` values, or a number
- * longer than {@linkcode MAX_TOKEN_CHARS} characters.
+ * longer than {@linkcode MAX_TOKEN_CHARS} characters. A text with more commas than `maxValues` allows is refused so
+ * before it is read, malformed or not.
  */
 export async function parsePaced(
   text: string,
@@ -122,7 +123,8 @@ export async function parsePaced(
  * Refuses, before anything is built, a text whose commas alone pass the bound on values. The reader counts values
  * as it builds them, so a flood of small ones (`[{},{},...]`) was built up to the bound before it was refused, and
  * collecting the half million objects paused the host for 20–30 ms at a time. The reader counts every comma but the
- * one after a member longer than a piece, so this allows one more a piece: what it refuses, the reader would too.
+ * one after a member longer than a piece, so this allows one more a piece: a well-formed text it refuses, the reader
+ * would too (a malformed one the reader might refuse as malformed first).
  */
 async function refuseCommasPast(
   text: string,

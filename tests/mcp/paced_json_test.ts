@@ -244,3 +244,15 @@ Deno.test("parsePaced() yields to the event loop while it parses 4 MiB of small 
   assert.deepEqual(value[123_456], { key_123456: 123_456 });
   assert.ok(pauses > 50, `paused ${pauses} times`);
 });
+
+Deno.test("parsePaced() refuses a text with more commas than maxValues allows as RangeError before reading it, malformed or not", async () => {
+  const pause = () => Promise.resolve();
+  for (const text of [`[${"0,".repeat(600_000)}0]`, `[}${",".repeat(600_000)}]`]) {
+    await assert.rejects(
+      parsePaced(text, pause, { maxValues: 500_000 }),
+      (error) => error instanceof RangeError && /more than 500000 values/.test(error.message),
+    );
+  }
+  // Under the bound, a malformed text is refused as JSON.parse refuses it.
+  await assert.rejects(parsePaced(`[}${",".repeat(5_000)}]`, pause, { maxValues: 500_000 }), SyntaxError);
+});
