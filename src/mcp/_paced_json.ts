@@ -563,12 +563,20 @@ function idAt(text: string, start: number, maxString: number): number | string |
 
 /**
  * The index of the quote that ends the string opened at `open`, or -1, found a piece at a time with pauses
- * between: a long string of escaped quotes takes a step for each.
+ * between. Each character is read once, with whether it is escaped carried from piece to piece: searching each piece
+ * for a quote ran on to the next one past it, and counting the backslashes before a quote ran back to the string's
+ * start, each in one stretch (60 ms for a string of 30 million backslashes).
  */
 async function stringEnd(text: string, open: number, pause: () => Promise<void>): Promise<number> {
-  for (let from = open; from < text.length; from += PIECE_CHARS) {
-    const end = quoteAfter(text, from, Math.min(text.length, from + PIECE_CHARS + 1));
-    if (end !== -1) return end;
+  let escaped = false;
+  for (let from = open + 1; from < text.length; from += PIECE_CHARS) {
+    const to = Math.min(text.length, from + PIECE_CHARS);
+    for (let i = from; i < to; i++) {
+      const code = text.charCodeAt(i);
+      if (escaped) escaped = false;
+      else if (code === BACKSLASH) escaped = true;
+      else if (code === QUOTE) return i;
+    }
     await pause();
   }
   return -1;

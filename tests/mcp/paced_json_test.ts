@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { fc } from "../dev_deps.ts";
-import { MAX_LONG_DEPTH, MAX_TOKEN_CHARS, parsePaced, topLevelOf } from "../../src/mcp/_paced_json.ts";
+import { MAX_LONG_DEPTH, MAX_TOKEN_CHARS, parsePaced, PIECE_CHARS, topLevelOf } from "../../src/mcp/_paced_json.ts";
 import { slices } from "../../src/core/common/_slices.ts";
 
 const NO_PAUSE = () => Promise.resolve();
@@ -255,4 +255,33 @@ Deno.test("parsePaced() refuses a text with more commas than maxValues allows as
   }
   // Under the bound, a malformed text is refused as JSON.parse refuses it.
   await assert.rejects(parsePaced(`[}${",".repeat(5_000)}]`, pause, { maxValues: 500_000 }), SyntaxError);
+});
+
+Deno.test("topLevelOf() carries a string's escapes across its pieces: a quote is escaped by an odd run of backslashes only", async () => {
+  // Runs of backslashes of every length across the end of a string's first piece, each before a quote that ends the
+  // string or not.
+  for (let run = 0; run < 12; run++) {
+    for (let before = 0; before < 2 * run + 3; before++) {
+      const body = "a".repeat(PIECE_CHARS - before) + "\\".repeat(2 * run) + '\\"' + "b".repeat(run);
+      const text = `{"result":"${body}","id":${run}}`;
+      assert.equal(JSON.parse(text).id, run);
+      assert.deepEqual(await topLevelOf(text, NO_PAUSE, 4), { id: run, isRequest: false }, text);
+    }
+  }
+});
+
+Deno.test("topLevelOf() reads a string of 60 million backslashes a piece at a time, never for 50 ms in one stretch", async () => {
+  const text = `{"id":1,"result":"${"\\".repeat(60_000_000)}"}`;
+  let last = performance.now();
+  let longest = 0;
+  const pause = () => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+    return Promise.resolve();
+  };
+  assert.deepEqual(await topLevelOf(text, pause, 4096), { id: 1, isRequest: false });
+  longest = Math.max(longest, performance.now() - last);
+  // Searching each piece for a quote, then counting the backslashes before it, took 112 ms in one stretch.
+  assert.ok(longest < 50, `${longest} ms`);
 });
