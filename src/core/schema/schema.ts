@@ -187,17 +187,21 @@ function findExternalReference(
   schema: JsonSchema,
   remotes: Readonly<Record<string, JsonSchema>>,
   maxSchemas: number,
-  idKeywordOf: (document: JsonSchema) => "$id" | "id",
+  draftOfDocument: (document: JsonSchema) => JsonSchemaDraft,
 ): Reference | undefined {
   const resources = new Set([ROOT_BASE]);
   const references: Reference[] = [];
   let schemas = 0;
   // Collects the schema resources a document (the schema or its `remote`) embeds and every reference it makes.
   const collect = (document: JsonSchema, base: string, remote?: string) => {
-    const idKeyword = idKeywordOf(document);
+    const draft = draftOfDocument(document);
+    // Draft-04 names a schema resource with `id`, the later drafts with `$id`; up to draft-07, `$ref` makes its
+    // siblings ignored, an identifier among them.
+    const idKeyword = draft === "4" ? "id" : "$id";
+    const refHidesId = draft === "4" || draft === "6" || draft === "7";
     walkSubschemas(document, base, (node, path, base) => {
       if (++schemas > maxSchemas) throw tooManySchemas(maxSchemas, remote === undefined ? path : `${remote}#${path}`);
-      const id = node[idKeyword];
+      const id = refHidesId && typeof node.$ref === "string" ? undefined : node[idKeyword];
       if (typeof id === "string") {
         const resolved = resolveUri(id, base);
         if (resolved) {
@@ -347,12 +351,12 @@ function checkedSchema(schema: JsonSchema, options: CompileSchemaOptions): Check
   );
   const maxSchemas = options.budget?.schemaNodes ?? DEFAULT_VALIDATOR_BUDGET.schemaNodes;
   const draft = options.draft ?? draftOf(copy);
-  // Draft-04 names a schema resource with `id`, the later drafts with `$id`; a remote is of the draft it declares.
-  const idKeywordOf = (document: JsonSchema) =>
-    (typeof document === "object" && document.$schema !== undefined ? draftOf(document) : draft) === "4" ? "id" : "$id";
+  // A remote is of the draft it declares, or else of the schema's.
+  const draftOfDocument = (document: JsonSchema) =>
+    typeof document === "object" && document.$schema !== undefined ? draftOf(document) : draft;
   let external: Reference | undefined;
   try {
-    external = findExternalReference(copy, ownRemotes, maxSchemas, idKeywordOf);
+    external = findExternalReference(copy, ownRemotes, maxSchemas, draftOfDocument);
   } catch (error) {
     throw error instanceof SchemaRefusal ? specError(error, label) : error;
   }

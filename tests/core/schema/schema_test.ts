@@ -438,6 +438,35 @@ Deno.test("a remote is read as the draft it declares: its $id names a schema und
   assert.deepEqual(conditional.validate("abc"), { ok: true });
 });
 
+Deno.test("up to draft-07 an identifier beside $ref is ignored, as $ref makes its siblings; in 2020-12 it sets the base", async () => {
+  for (
+    const [draft, id] of [["http://json-schema.org/draft-04/schema#", "id"], [
+      "http://json-schema.org/draft-07/schema#",
+      "$id",
+    ]]
+  ) {
+    // "a.json" resolves against the root's base, not the sibling's, and so names /definitions/a, not a document outside.
+    const schema = compileSchema({
+      $schema: draft,
+      [id]: "http://example.com/root.json",
+      definitions: { a: { [id]: "a.json", type: "string" } },
+      allOf: [{ [id]: "http://other.example/x.json", $ref: "a.json" }],
+    });
+    assert.equal(schema.validate(1).ok, false, draft);
+    assert.deepEqual(schema.validate("s"), { ok: true }, draft);
+  }
+  assert.throws(
+    () =>
+      compileSchema({
+        $id: "http://example.com/root.json",
+        $defs: { a: { $id: "a.json", type: "string" } },
+        allOf: [{ $id: "http://other.example/x.json", $ref: "a.json" }],
+      }),
+    (error) =>
+      error instanceof InvalidSpecError && /"a\.json" at \/allOf\/0\/\$ref points outside it/.test(error.message),
+  );
+});
+
 Deno.test("an older draft's schema reached by a $ref into a member that is no keyword is read as that draft", async () => {
   const draft6 = "http://json-schema.org/draft-06/schema#";
   // Draft-06 has no `if`: where a reference reaches one, a host's schema runs on the fallback, which ignores it, and an
