@@ -36,7 +36,7 @@ export interface ToolSpec {
   readonly inputSchema: JsonSchema;
   /** A JSON Schema the structured output must meet. */
   readonly outputSchema?: JsonSchema;
-  /** What the tool may do to the world; `[]` means pure. */
+  /** What the tool may do to the world, each effect once and at most 64; `[]` means pure. */
   readonly effects: readonly Effect[];
   /** Retry and scheduling semantics; defaults follow the effects. */
   readonly semantics?: Partial<ExecutionSemantics>;
