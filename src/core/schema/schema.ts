@@ -403,7 +403,7 @@ function checkedSchema(schema: JsonSchema, options: CompileSchemaOptions): Check
     const asItsDraft = compiledAs.converted && !untrusted &&
       (refusal.reason === "malformed" || refusal.reason === "reference");
     if ((refusal.kind === "invalid" && !asItsDraft) || unsound || (untrusted && refusal.reason === "pattern")) {
-      throw specError(refusal, label);
+      throw specError(compiledAs.converted && draft === "4" ? inDraft04Words(refusal) : refusal, label);
     }
     why = refusal.message.replace(/^Cannot compile the schema as /, "");
   }
@@ -420,6 +420,21 @@ function checkedSchema(schema: JsonSchema, options: CompileSchemaOptions): Check
 function specError(refusal: SchemaRefusal, label: string): InvalidSpecError {
   const message = refusal.message.replace(/^Cannot compile the schema/, `Cannot compile the ${label}`);
   return new InvalidSpecError(message, { path: refusal.pointer });
+}
+
+/**
+ * A refusal of a draft-04 schema's converted copy in the words of the schema as written: what the copy calls `$id`
+ * is the `id` its author wrote.
+ */
+function inDraft04Words(refusal: SchemaRefusal): SchemaRefusal {
+  const own = (text: string) => text.replace(/\/\$id(?![^\s:,)])/g, "/id").replaceAll('"$id"', '"id"');
+  return new SchemaRefusal(
+    refusal.kind,
+    refusal.reason,
+    refusal.keyword === "$id" ? "id" : refusal.keyword,
+    own(refusal.pointer),
+    own(refusal.message),
+  );
 }
 
 /** What a schema and its remotes are compiled as: their draft, and each document as that draft reads it. */

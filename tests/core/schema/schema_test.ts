@@ -326,6 +326,30 @@ Deno.test("compileSchema() compiles a draft-04 schema's id as draft-07's $id: ba
   assert.deepEqual(compileSchema(schema).schema, schema, "the schema as given, not as compiled");
 });
 
+Deno.test("a draft-04 schema refused for its id is told of its id, where the schema's author wrote it", () => {
+  const draft4 = "http://json-schema.org/draft-04/schema#";
+  const cases: [Record<string, unknown>, string, RegExp][] = [
+    [
+      { $schema: draft4, definitions: { a: { id: "#foo" }, b: { id: "#foo" } } },
+      "/definitions/b/id",
+      /^Cannot compile the schema as \/definitions\/b\/id names a schema that \/definitions\/a names already: current value is "#foo"$/,
+    ],
+    [
+      { $schema: draft4, definitions: { a: { id: "http://[bad" } } },
+      "/definitions/a/id",
+      /^Cannot compile the schema as "id" at \/definitions\/a\/id must be a URI reference/,
+    ],
+  ];
+  for (const [schema, path, message] of cases) {
+    assert.throws(
+      () => compileSchema(schema, { patterns: linearPatterns }),
+      (error) =>
+        error instanceof InvalidSpecError && message.test(error.message) &&
+        error.problems.length === 1 && error.problems[0].path === path,
+    );
+  }
+});
+
 Deno.test("compileSchema() compiles a draft-04 schema's remotes as draft-04 too, unless one declares another draft", async () => {
   const main = {
     $schema: "http://json-schema.org/draft-04/schema#",

@@ -128,13 +128,13 @@ Deno.test("compileValidator() refuses two schemas named by one URI or anchor as 
       { $defs: { a: { $anchor: "item", type: "string" }, b: { $anchor: "item", type: "number" } } },
       undefined,
       "/$defs/b/$anchor",
-      'Cannot compile the schema as /$defs/b/$anchor names a schema that /$defs/a names already: current value is "json-schema:///root#item"',
+      'Cannot compile the schema as /$defs/b/$anchor names a schema that /$defs/a names already: current value is "#item"',
     ],
     [
       { $schema: "http://json-schema.org/draft-07/schema#", definitions: { a: { $id: "#item" }, b: { $id: "#item" } } },
       undefined,
       "/definitions/b/$id",
-      'Cannot compile the schema as /definitions/b/$id names a schema that /definitions/a names already: current value is "json-schema:///root#item"',
+      'Cannot compile the schema as /definitions/b/$id names a schema that /definitions/a names already: current value is "#item"',
     ],
     [
       { $id: "https://example.com/tree", items: { $ref: "https://example.com/tree" } },

@@ -139,10 +139,15 @@ function claim<T>(
       location,
       `Cannot compile the schema as ${location || "the root"} names a schema that ${
         where === undefined ? "another schema" : where || "the root"
-      } names already: current value is ${JSON.stringify(uri)}`,
+      } names already: current value is ${JSON.stringify(asWritten(uri))}`,
     );
   }
   names.set(uri, node);
+}
+
+/** A URI as the schema's author wrote it: one within a schema with no `$id` of its own is shown as its fragment. */
+function asWritten(uri: string): string {
+  return uri.startsWith(`${ROOT_BASE}#`) ? uri.slice(ROOT_BASE.length) : uri;
 }
 
 function walk(
