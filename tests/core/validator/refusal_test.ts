@@ -146,7 +146,7 @@ Deno.test("compileValidator() refuses two schemas named by one URI or anchor as 
   for (const [schema, remotes, pointer, message] of cases) {
     const error = refusal(schema, { remotes });
     assert.equal(error.kind, "invalid");
-    assert.equal(error.reason, "malformed");
+    assert.equal(error.reason, "duplicate");
     assert.equal(error.pointer, pointer);
     assert.equal(error.message, message);
   }

@@ -134,7 +134,7 @@ function claim<T>(
     const where = typeof earlier === "object" && earlier !== null ? registry.locations.get(earlier) : undefined;
     throw new SchemaRefusal(
       "invalid",
-      "malformed",
+      "duplicate",
       keyword,
       location,
       `Cannot compile the schema as ${location || "the root"} names a schema that ${

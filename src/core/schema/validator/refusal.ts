@@ -15,7 +15,8 @@ export type SchemaRefusalKind = "unsupported" | "invalid";
 
 /**
  * What a refusal is about: a `keyword` not implemented, a `malformed`
- * keyword value, a `reference` that cannot be resolved, a `pattern` the
+ * keyword value, a `reference` that cannot be resolved, a `duplicate` URI or
+ * anchor that names two schemas, a `pattern` the
  * engine cannot express, a `format` not implemented, a `draft` not known,
  * a schema nested too `depth`ly, or a compiled size or an evaluation over
  * the `budget` (a schema that applies itself again to the same value: one
@@ -25,6 +26,7 @@ export type SchemaRefusalReason =
   | "keyword"
   | "malformed"
   | "reference"
+  | "duplicate"
   | "pattern"
   | "format"
   | "draft"
