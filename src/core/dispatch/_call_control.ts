@@ -96,7 +96,14 @@ export class CallControl {
       clearTimeout(this.#timer);
       this.#timer = undefined;
     }
-    if (this.#onAbort) this.#callerSignal?.removeEventListener("abort", this.#onAbort);
+    const signal = this.#callerSignal;
     this.#callerSignal = undefined;
+    if (this.#onAbort === undefined || signal === undefined) return;
+    try {
+      signal.removeEventListener("abort", this.#onAbort);
+    } catch {
+      // A signal-like object of the caller's that throws here: the call has ended either way, and the listener's
+      // halt does nothing once it has.
+    }
   }
 }

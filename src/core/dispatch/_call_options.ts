@@ -61,7 +61,8 @@ function optionsProblem(options: Record<keyof CallOptions, unknown>): string | u
   try {
     if (
       signal !== undefined &&
-      !(isRecord(signal) && typeof signal.aborted === "boolean" && typeof signal.addEventListener === "function")
+      !(isRecord(signal) && typeof signal.aborted === "boolean" && typeof signal.addEventListener === "function" &&
+        typeof signal.removeEventListener === "function")
     ) {
       return `signal must be an AbortSignal: current value is ${kindOf(signal)}`;
     }

@@ -288,6 +288,10 @@ Deno.test("ToolSet.call() reports bad call options as a contract failure, not an
       [{ timeoutMs: 2 ** 31 }, /timeoutMs/],
       [{ signal: {} }, /signal must be an AbortSignal: current value is object/],
       [{ signal: "stop" }, /signal must be an AbortSignal: current value is string/],
+      [
+        { signal: { aborted: false, addEventListener() {} } },
+        /signal must be an AbortSignal: current value is object/,
+      ],
       [{ idempotencyKey: "" }, /idempotencyKey must be a non-empty string/],
       [{ idempotencyKey: 7 }, /idempotencyKey must be a non-empty string: current value is number/],
     ] as const
@@ -297,6 +301,38 @@ Deno.test("ToolSet.call() reports bad call options as a contract failure, not an
     assert.match(failure.message, pattern);
   }
   assert.equal(write.calls.length, 0);
+});
+
+Deno.test("a signal-like object whose removeEventListener throws ends its call in one terminal, timed out or not, and crashes nothing", async () => {
+  const slow = defineJsonTool({
+    name: "slow",
+    description: "Never answers.",
+    inputSchema: { type: "object" },
+    effects: [],
+    run: () => new Promise(() => {}),
+  });
+  const quick = defineJsonTool({
+    name: "quick",
+    description: "Answers.",
+    inputSchema: { type: "object" },
+    effects: [],
+    run: () => ({}),
+  });
+  const tools = new ToolSet().register(slow, quick);
+  const signal = {
+    aborted: false,
+    addEventListener() {},
+    removeEventListener() {
+      throw new Error("not removable");
+    },
+  } as unknown as AbortSignal;
+  assert.equal((await tools.call({ id: "1", name: "quick" }, { signal })).type, "output");
+  // The timeout's halt runs in a timer's callback: a throw there would end the process.
+  const late = await tools.call({ id: "2", name: "slow" }, { signal, timeoutMs: 20 });
+  assert.equal(failureOf(late).kind, "timeout");
+  const events = [];
+  for await (const event of tools.stream({ id: "3", name: "quick" }, { signal })) events.push(event.type);
+  assert.deepEqual(events, ["output"]);
 });
 
 Deno.test("100,000 sequential calls sharing one caller AbortSignal leave no listeners on it and no timers behind", async () => {
