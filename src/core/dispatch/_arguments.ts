@@ -64,20 +64,23 @@ export function readArguments(raw: unknown, limits: JsonLimits): ReadArguments {
 }
 
 /**
- * Whether a JSON text vouches for the size and the strings of what it
- * parses to. Re-encoded compactly, a JSON text takes at most 6 bytes a
- * UTF-16 unit (`1e20` becomes 21 digits; a string's unit at most 3 bytes,
- * an escape no more than its own length); and with no lone surrogate and no
- * `\u` escape in it, no string parsed from it can hold a lone surrogate.
+ * Whether a JSON text vouches for the size, the strings and the containers
+ * of what it parses to. Re-encoded compactly, a JSON text takes at most 6
+ * bytes a UTF-16 unit (`1e20` becomes 21 digits; a string's unit at most 3
+ * bytes, an escape no more than its own length); with no lone surrogate and
+ * no `\u` escape in it, no string parsed from it can hold a lone surrogate;
+ * and each object or array takes at least two of its characters.
  */
 function textVouches(text: string, limits: JsonLimits): boolean {
-  return text.length * 6 <= limits.maxBytes && text.isWellFormed() && !text.includes("\\u");
+  const { maxBytes, maxContainers } = limits;
+  return text.length * 6 <= maxBytes && (maxContainers === undefined || text.length <= 2 * maxContainers) &&
+    text.isWellFormed() && !text.includes("\\u");
 }
 
 /**
  * Accepts plain JSON data that nothing else holds, when it is a bounded
- * object. When its JSON text vouches for its size and strings, only its
- * depth and numbers are checked before the full check would.
+ * object. When its JSON text vouches for its size, strings and containers,
+ * only its depth and numbers are checked before the full check would.
  */
 function accept(value: unknown, limits: JsonLimits, vouched = false): ReadArguments {
   const problem = vouched && parsedStructureHolds(value, limits.maxDepth) ? undefined : checkJsonValue(value, limits);

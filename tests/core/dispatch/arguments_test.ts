@@ -1,5 +1,6 @@
-// Reading a model's arguments: when their JSON text vouches for their size
-// and strings, only depth and numbers are checked; the verdict must not change.
+// Reading a model's arguments: when their JSON text vouches for their size,
+// strings and containers, only depth and numbers are checked; the verdict
+// must not change.
 
 import assert from "node:assert/strict";
 import { fc } from "../../dev_deps.ts";
@@ -42,6 +43,14 @@ Deno.test("ToolSet.call() refuses a short arguments text nested deeper than maxD
   assert.equal(await refusal('{"a":{"b":{"c":[1]}}}', limits), "maxDepth");
 });
 
+Deno.test("ToolSet.call() holds an arguments text to maxContainers, as it holds a value", async () => {
+  const limits = { maxBytes: 256 * 1024, maxDepth: 32, maxContainers: 100 };
+  const text = JSON.stringify({ a: Array.from({ length: 1000 }, () => []) });
+  assert.equal(await refusal(text, limits), "maxContainers");
+  // The object, its array and 98 arrays in it: 100.
+  assert.equal(await refusal(JSON.stringify({ a: Array.from({ length: 98 }, () => []) }), limits), undefined);
+});
+
 Deno.test("ToolSet.call() accepts and refuses an arguments text exactly as checkJsonValue judges what it parses to", async () => {
   const texts = fc.tuple(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 5 })), fc.boolean())
     .map(([value, spaced]) => JSON.stringify(value, null, spaced ? 1 : undefined));
@@ -50,10 +59,15 @@ Deno.test("ToolSet.call() accepts and refuses an arguments text exactly as check
       texts,
       fc.integer({ min: 1, max: 7 }),
       fc.integer({ min: 0, max: 8 }),
-      async (text, depth, scale) => {
+      fc.option(fc.integer({ min: 0, max: 12 }), { nil: undefined }),
+      async (text, depth, scale, maxContainers) => {
         // From the text's own length (a longer text is refused before it is parsed) to six times it,
         // where the text vouches for its size.
-        const limits = { maxBytes: text.length + Math.floor((text.length * 5 * scale) / 8), maxDepth: depth };
+        const limits = {
+          maxBytes: text.length + Math.floor((text.length * 5 * scale) / 8),
+          maxDepth: depth,
+          ...(maxContainers === undefined ? {} : { maxContainers }),
+        };
         const expected = checkJsonValue(JSON.parse(text), limits)?.keyword;
         assert.equal(await refusal(text, limits), expected);
       },
