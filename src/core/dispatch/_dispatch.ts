@@ -22,7 +22,7 @@ import { OUTPUT_AS_TEXT, outputAsText } from "../contract/_output_text.ts";
 import { CallControl, STOPPED } from "./_call_control.ts";
 import { readCallOptions } from "./_call_options.ts";
 import { toolFailure } from "../contract/failure.ts";
-import { MemoryNonceStore, type NonceStore, RecordSeal, type SealOptions } from "../seal/seal.ts";
+import { type NonceStore, nonceStoreOf, RecordSeal, type SealOptions } from "../seal/seal.ts";
 import { EventQueue } from "./_event_queue.ts";
 import { type DirectRun, directRunOf } from "../define/_direct.ts";
 import {
@@ -346,11 +346,10 @@ export class Dispatcher {
     this.#observer = settings.observer;
     const seal = settings.seal;
     if (seal !== undefined) {
-      // The sealer only checks; dispatch uses up the nonce itself, once every other check has passed.
-      this.#seal = {
-        sealer: new RecordSeal({ ...seal, nonces: CHECK_ONLY }),
-        nonces: seal.nonces ?? new MemoryNonceStore(),
-      };
+      // The sealer only checks; dispatch uses up the nonce itself, once every other check has passed, in the store the
+      // options name (checked as the sealer checks it) or one on the seal's clock.
+      const sealer = new RecordSeal({ ...seal, nonces: CHECK_ONLY });
+      this.#seal = { sealer, nonces: nonceStoreOf(seal.nonces, seal.now ?? Date.now) };
     }
   }
 

@@ -128,6 +128,38 @@ const MAX_TTL_MS = 365 * 24 * HOUR_MS;
 const MIN_SECRET_BYTES = 32;
 
 /**
+ * The nonce store a seal's options name, checked as {@linkcode RecordSeal}
+ * checks it, or else a store of this process that reads the seal's clock:
+ * one that read another clock could forget a nonce while the seal still
+ * finds its record unexpired, and let the record be used again.
+ *
+ * @param nonces The `nonces` option, as given.
+ * @param now The seal's clock, checked.
+ * @returns The store.
+ * @throws {TypeError} When `nonces` is given without a `consume` method.
+ *
+ * @example A store of this process on the seal's clock
+ * ```ts
+ * import { nonceStoreOf } from "./seal.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const store = nonceStoreOf(undefined, () => 0);
+ * assert.equal(await store.consume("n1", 60_000), true);
+ * assert.equal(await store.consume("n1", 60_000), false);
+ * assert.throws(() => nonceStoreOf(null, Date.now), TypeError);
+ * ```
+ */
+export function nonceStoreOf(nonces: unknown, now: () => number): NonceStore {
+  if (nonces === undefined) return new MemoryNonceStore({ now });
+  if (typeof nonces !== "object" || nonces === null || typeof (nonces as NonceStore).consume !== "function") {
+    throw new TypeError(
+      `Cannot seal records as options.nonces must have a consume method: current value is ${showValue(nonces)}`,
+    );
+  }
+  return nonces as NonceStore;
+}
+
+/**
  * Seals JSON records and verifies them when they come back: a stamp with
  * an HMAC-SHA-256 over the whole record, a key id (so keys can rotate), an
  * expiry, an optional subject, and a 128-bit nonce that makes each record
@@ -218,14 +250,7 @@ export class RecordSeal {
     if (typeof now !== "function") {
       throw new TypeError(`Cannot seal records as options.now must be a function: current value is ${showValue(now)}`);
     }
-    if (
-      nonces !== undefined && (typeof nonces !== "object" || nonces === null || typeof nonces.consume !== "function")
-    ) {
-      throw new TypeError(
-        `Cannot seal records as options.nonces must have a consume method: current value is ${showValue(nonces)}`,
-      );
-    }
-    this.#settings = { signing, keys: byId, ttlMs, nonces: nonces ?? new MemoryNonceStore({ now }), now };
+    this.#settings = { signing, keys: byId, ttlMs, nonces: nonceStoreOf(nonces, now), now };
   }
 
   /**

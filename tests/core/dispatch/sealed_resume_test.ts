@@ -128,6 +128,28 @@ Deno.test("A sealed record resumes once: a replay is refused, the handler not ru
   assert.match(await refused(tools, record, { overwrite: true }), /resumed before/);
 });
 
+Deno.test("A sealed record resumes once under a seal's own clock, however far it is from the system's", async () => {
+  // The set's own nonce store reads the seal's clock: one on the system's forgot a nonce the seal still found valid.
+  for (const offsetMs of [-90_000, -30 * 60 * 60 * 1000, 90_000]) {
+    const tools = sealedSet({ ttlMs: 60_000, now: () => Date.now() + offsetMs });
+    const record = await park(tools);
+    assert.equal((await tools.resume(record, { overwrite: true })).type, "output", `offset ${offsetMs}`);
+    assert.match(await refused(tools, record, { overwrite: true }), /resumed before/);
+    assert.match(await refused(tools, record, { overwrite: true }), /resumed before/);
+  }
+});
+
+Deno.test("A set refuses a seal whose nonce store has no consume method, as RecordSeal does", () => {
+  for (const nonces of [null, {}, { consume: 1 }, "store"]) {
+    assert.throws(
+      () => new ToolSet({ seal: { key: KEY, nonces: nonces as never } }),
+      (error) =>
+        error instanceof TypeError &&
+        /^Cannot seal records as options\.nonces must have a consume method/.test(error.message),
+    );
+  }
+});
+
 Deno.test("A sealed record of a typed tool with a declared resume schema resumes once too", async () => {
   const confirm = defineTool({
     name: "confirm",
