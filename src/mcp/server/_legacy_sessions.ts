@@ -28,6 +28,9 @@ function jsonRpcError(status: number, message: string): Response {
 /** The open sessions of one handler. */
 export class LegacySessions {
   readonly #sessions = new Map<string, Session>();
+  /** Sessions being opened: each holds its place under the bound until it is open or has failed to open. */
+  #opening = 0;
+  #closed = false;
   readonly #makeServer: () => Server;
   readonly #limits: SessionLimits;
 
@@ -39,6 +42,7 @@ export class LegacySessions {
   /** Answers a 2025-era request: in the session it names, or by opening one. */
   async handle(request: Request, options: { authInfo?: AuthInfo; parsedBody?: unknown }): Promise<Response> {
     await this.#sweep();
+    if (this.#closed) return jsonRpcError(503, "Cannot answer the request as the handler is closed");
     const id = request.headers.get("mcp-session-id");
     if (id !== null) {
       const session = this.#sessions.get(id);
@@ -47,7 +51,8 @@ export class LegacySessions {
       session.lastSeen = Date.now();
       return await session.transport.handleRequest(request, options);
     }
-    if (this.#sessions.size >= this.#limits.maxSessions) {
+    // Counted with the sessions still opening: a burst of initialize requests all passed a check of the open ones.
+    if (this.#sessions.size + this.#opening >= this.#limits.maxSessions) {
       return jsonRpcError(
         503,
         `Cannot open a session as the limit of ${this.#limits.maxSessions} open sessions is reached; try again later`,
@@ -60,11 +65,19 @@ export class LegacySessions {
         void this.#sessions.set(sessionId, { transport, server, lastSeen: Date.now() }),
       onsessionclosed: (sessionId) => void this.#sessions.delete(sessionId),
     });
-    await server.connect(transport);
-    const response = await transport.handleRequest(request, options);
-    // A request that opened no session (not an initialize) leaves nothing behind.
-    if (transport.sessionId === undefined) await server.close();
-    return response;
+    this.#opening++;
+    try {
+      await server.connect(transport);
+      const response = await transport.handleRequest(request, options);
+      // A request that opened no session (not an initialize), or one that did as the handler closed, leaves nothing.
+      if (transport.sessionId === undefined || this.#closed) {
+        if (transport.sessionId !== undefined) this.#sessions.delete(transport.sessionId);
+        await server.close();
+      }
+      return response;
+    } finally {
+      this.#opening--;
+    }
   }
 
   /** How many sessions are open. */
@@ -82,8 +95,9 @@ export class LegacySessions {
     }
   }
 
-  /** Closes every session. */
+  /** Closes every session; the handler opens none after. */
   async close(): Promise<void> {
+    this.#closed = true;
     const sessions = [...this.#sessions.values()];
     this.#sessions.clear();
     await Promise.all(sessions.map((session) => session.server.close().catch(() => {})));

@@ -265,7 +265,13 @@ export function createMcpFetchHandler(
       authInfo = verdict;
     }
     if (request.method !== "POST") return await route(request, authInfo);
-    const body = await readBounded(request, maxBodyBytes);
+    let body: Uint8Array | undefined;
+    try {
+      body = await readBounded(request, maxBodyBytes);
+    } catch {
+      // The client's stream failed (a reset connection): the request's fault, not the server's.
+      return jsonRpcError(400, -32700, "Cannot read the request as its body could not be read to its end");
+    }
     if (body === undefined) {
       return jsonRpcError(413, -32600, `Cannot read the request as its body is over ${maxBodyBytes} bytes`);
     }
@@ -284,8 +290,10 @@ export function createMcpFetchHandler(
     return await route(request, authInfo, parsedBody);
   };
 
+  let closed = false;
   return {
     fetch: async (request: Request): Promise<Response> => {
+      if (closed) return jsonRpcError(503, -32000, "Cannot answer the request as the handler is closed");
       try {
         return await serve(request);
       } catch (error) {
@@ -295,6 +303,7 @@ export function createMcpFetchHandler(
     },
     toolsChanged: () => sdk.notify.toolsChanged(),
     close: async () => {
+      closed = true;
       await sessions?.close();
       await sdk.close();
     },

@@ -94,6 +94,58 @@ Deno.test("a body that is JSON nested past the bound is refused as such, not as 
   await handler.close();
 });
 
+Deno.test("a body whose stream fails is the request's fault: 400, a parse error, nothing reported as the server's", async () => {
+  const errors: Error[] = [];
+  const handler = createMcpFetchHandler(new ToolSet(), INFO, { onError: (error) => errors.push(error) });
+  const failing = new ReadableStream({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('{"jsonrpc"'));
+      controller.error(new Error("connection reset by peer"));
+    },
+  });
+  const response = await handler.fetch(post(failing));
+  assert.equal(response.status, 400);
+  assert.equal((await response.json()).error.code, -32700);
+  assert.deepEqual(errors, []);
+  await handler.close();
+});
+
+Deno.test("a burst of initialize requests opens no more sessions than maxSessions; the rest are answered 503", async () => {
+  const handler = createMcpFetchHandler(new ToolSet(), INFO, { legacy: "sessionful", maxSessions: 2 });
+  const initialize = {
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+  };
+  // Sent together: each checked the bound before any had opened its session.
+  const responses = await Promise.all(
+    Array.from({ length: 50 }, () => handler.fetch(post(JSON.stringify(initialize)))),
+  );
+  const opened = responses.filter((response) => response.headers.get("mcp-session-id") !== null);
+  assert.equal(opened.length, 2);
+  assert.deepEqual([...new Set(responses.map((response) => response.status))].sort(), [200, 503]);
+  await Promise.all(responses.map((response) => response.body?.cancel()));
+  await handler.close();
+});
+
+Deno.test("a closed handler answers 503 to every request, and opens no session", async () => {
+  for (const legacy of ["stateless", "sessionful"] as const) {
+    const handler = createMcpFetchHandler(new ToolSet(), INFO, { legacy });
+    await handler.close();
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+    };
+    const response = await handler.fetch(post(JSON.stringify(initialize)));
+    assert.equal(response.status, 503, legacy);
+    assert.equal(response.headers.get("mcp-session-id"), null, legacy);
+    assert.match((await response.json()).error.message, /handler is closed/, legacy);
+  }
+});
+
 Deno.test("by default only local Host names are served, and a listed public name is", async () => {
   const local = createMcpFetchHandler(new ToolSet(), INFO);
   assert.equal((await local.fetch(post(JSON.stringify(listRequest), { host: "evil.example" }))).status, 403);
