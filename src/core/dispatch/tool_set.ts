@@ -15,7 +15,7 @@ import { describeTool, type ToolDescriptor } from "../contract/spec.ts";
 import type { SuspendedCall } from "../contract/suspend.ts";
 import type { SealOptions } from "../seal/seal.ts";
 import type { ApprovalGate, CallOptions, ToolCall } from "./tool_call.ts";
-import { isChecked, markChecked } from "../define/_checked.ts";
+import { isChecked, markDescriptorChecked } from "../define/_checked.ts";
 import { bindDispatcher, Dispatcher, type Entry } from "./_dispatch.ts";
 import { NO_OPTIONS } from "./_call_options.ts";
 import { isRecord } from "../common/_is_record.ts";
@@ -146,7 +146,7 @@ export class ToolSet implements Iterable<DynTool> {
     const ownOutput = tool.parseOutput;
     let input: CompiledSchema | undefined;
     let output: CompiledSchema | undefined;
-    if (!isChecked(tool)) {
+    if (!isChecked(descriptor)) {
       descriptor = describeTool(descriptor);
       // Every schema is checked; only one the set validates with (the tool has no parser of its own) is compiled.
       const inputLabel = { label: `input schema of "${descriptor.name}"` };
@@ -268,7 +268,7 @@ export class ToolSet implements Iterable<DynTool> {
     for (const name of freed) this.#entries.delete(name);
     for (const [name, entry] of batch) {
       this.#entries.set(name, entry);
-      markChecked(entry.tool);
+      markDescriptorChecked(entry.descriptor);
     }
     if (freed.size > 0 || batch.size > 0) this.#changed();
     return this;

@@ -885,3 +885,43 @@ Deno.test("ToolSet.replace() adds nothing and removes nothing when an added name
   assert.equal(tools.get("a"), a);
   assert.equal(tools.has("c"), false);
 });
+
+Deno.test("a hand-made DynTool is checked in every set it joins, so a later change to its descriptor is refused, never used", async () => {
+  const tool = {
+    descriptor: {
+      name: "slow",
+      description: "Slow.",
+      inputSchema: { type: "object" },
+      effects: ["external.mutation"],
+    } as Record<string, unknown>,
+    // Never answers, as a hung server's tool.
+    execute: () => ({
+      next: () => new Promise<never>(() => {}),
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    }),
+  };
+  const first = new ToolSet().register(tool as unknown as DynTool);
+  // The second set checks it too: its own frozen descriptor, with semantics.
+  const second = new ToolSet().register(tool as unknown as DynTool);
+  assert.equal(second.descriptor("slow")?.semantics.idempotency, "non_idempotent");
+  assert.ok(Object.isFrozen(second.descriptor("slow")));
+  const end = await second.call({ id: "1", name: "slow", arguments: "{}" }, { timeoutMs: 50 });
+  assert.equal(end.type === "failed" && end.failure.kind, "timeout");
+  tool.descriptor.name = "not a valid name!!";
+  assert.throws(() => new ToolSet().register(tool as unknown as DynTool), InvalidSpecError);
+  assert.equal(first.descriptor("slow")?.name, "slow");
+});
+
+Deno.test("a defined tool whose descriptor is replaced afterwards is checked again where it is registered", () => {
+  const ping = defineJsonTool({
+    name: "ping",
+    description: "Pong.",
+    inputSchema: { type: "object" },
+    effects: [],
+    run: () => ({}),
+  });
+  const swapped = { ...ping, descriptor: { ...ping.descriptor, effects: ["Not An Effect"] } };
+  assert.throws(() => new ToolSet().register(swapped as DynTool), InvalidSpecError);
+});
