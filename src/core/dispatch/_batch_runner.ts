@@ -19,6 +19,7 @@ import { batchRecordOf, readBatchRecord } from "./_batch_record.ts";
 import type { Dispatcher } from "./_dispatch.ts";
 import { NO_OPTIONS } from "./_call_options.ts";
 import { CALL, type Watch } from "./_watch.ts";
+import { messageOfThrown } from "../common/_describe_thrown.ts";
 
 /** The most calls of a wave that run at once, unless the options say otherwise. */
 const DEFAULT_MAX_CONCURRENCY = 16;
@@ -138,7 +139,18 @@ function attemptOnce(run: Run, job: Job, options: CallOptions, attempt: number):
 /** Runs one call to its terminal. Most calls end on their first attempt, without an await. */
 function drive(run: Run, job: Job): BatchCallResult | Promise<BatchCallResult> {
   if (job.refused) return ended(run, job, job.refused, 0);
-  const options = callOptions(run, job);
+  let options: CallOptions;
+  try {
+    options = callOptions(run, job);
+  } catch (error) {
+    // The batch's projection function is the caller's code: its throw ends this call, not the batch.
+    return ended(
+      run,
+      job,
+      failedWith(toolFailure("contract", `The projection option failed for "${job.tool}": ${messageOfThrown(error)}`)),
+      0,
+    );
+  }
   const first = attemptOnce(run, job, options, 1);
   if (!first) return ended(run, job, outOfTime(job.tool), 0);
   return first.then((terminal) =>
@@ -277,6 +289,47 @@ function attemptsOf(
   };
 }
 
+/**
+ * A call read once, as the batch plans and runs it: a getter read again could name another tool than the one its
+ * retries and its wave were planned for. The reason it cannot be read, when reading it throws.
+ */
+function readCall(call: unknown): ToolCall | string {
+  if (typeof call !== "object" || call === null) return call as ToolCall;
+  try {
+    const { id, name, arguments: args } = call as ToolCall;
+    return args === undefined ? { id, name } : { id, name, arguments: args };
+  } catch (error) {
+    return messageOfThrown(error);
+  }
+}
+
+function unreadable(reason: string): TerminalEvent {
+  return failedWith(toolFailure("contract", `Cannot run the call as reading it threw: ${reason}`));
+}
+
+/** The attempt of a call that could not be read: it ends refused, so this is never made. */
+function neverAttempted(): Promise<TerminalEvent> {
+  return Promise.reject(new TypeError("Cannot attempt a call that could not be read"));
+}
+
+/**
+ * An attempt made only while the set still holds the tool the batch planned the call by (its retries, its wave):
+ * one replaced during the batch, say by an MCP server's new list, may be a write the plan would have run alone and
+ * never retried.
+ */
+function asPlanned(
+  toolset: ToolSet,
+  tool: string,
+  planned: ToolDescriptor | undefined,
+  attempt: Job["attempt"],
+): Job["attempt"] {
+  return (options, number) =>
+    toolset.descriptor(tool) === planned ? attempt(options, number) : Promise.resolve(failedWith(toolFailure(
+      "contract",
+      `Cannot run "${tool}" as it was replaced while the batch ran: the batch had planned the call by the tool it found at its start`,
+    )));
+}
+
 function resultOf(
   dispatcher: Dispatcher | undefined,
   results: readonly BatchCallResult[],
@@ -296,13 +349,28 @@ export async function run(
   options: BatchOptions,
 ): Promise<BatchResult> {
   const seen = new Set<string>();
-  const jobs = calls.map((call, index): Job => {
+  // Array.from, not map: a hole in the calls is a call too, which fails as one that is no object does.
+  const jobs = Array.from(calls, (given, index): Job => {
+    const read = readCall(given);
+    if (typeof read === "string") {
+      return {
+        index,
+        callId: "",
+        tool: "",
+        descriptor: undefined,
+        retry: undefined,
+        refused: unreadable(read),
+        attempt: neverAttempted,
+      };
+    }
+    const call = read;
     const callId = typeof call?.id === "string" ? call.id : "";
     const tool = typeof call?.name === "string" ? call.name : "";
     // Results are matched to calls by id, in a provider's request and in a resume: one id, one call.
     const duplicate = callId !== "" && seen.has(callId);
     seen.add(callId);
     const descriptor = toolset.descriptor(tool);
+    const made = attemptsOf(toolset, dispatcher, call, options.retry !== undefined && descriptor !== undefined);
     return {
       index,
       callId,
@@ -316,7 +384,8 @@ export async function run(
           }),
         )
         : undefined,
-      ...attemptsOf(toolset, dispatcher, call, options.retry !== undefined && descriptor !== undefined),
+      ...made,
+      attempt: asPlanned(toolset, tool, descriptor, made.attempt),
     };
   });
   return resultOf(dispatcher, await runJobs(jobs, options), options.subject);
@@ -337,13 +406,19 @@ export async function resume(
   const jobs: Job[] = [];
   for (const [index, { callId, tool, terminal }] of entries.entries()) {
     if (terminal.type !== "suspended" || !Object.hasOwn(answers, callId)) continue;
+    const descriptor = toolset.descriptor(terminal.suspended.tool);
     jobs.push({
       index,
       callId,
       tool,
-      descriptor: toolset.descriptor(terminal.suspended.tool),
+      descriptor,
       retry: undefined,
-      attempt: (callOptions) => toolset.resume(terminal.suspended, answers[callId], callOptions),
+      attempt: asPlanned(
+        toolset,
+        terminal.suspended.tool,
+        descriptor,
+        (callOptions) => toolset.resume(terminal.suspended, answers[callId], callOptions),
+      ),
     });
   }
   const resumed = await runJobs(jobs, options);

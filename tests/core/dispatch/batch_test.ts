@@ -507,3 +507,90 @@ Deno.test("a batch record keeps what the model sees and the output, not the host
     terminal: { type: "output", result: { content: [{ type: "text", text: '{"n":1}' }], output: { n: 1 } } },
   });
 });
+
+Deno.test("runBatch() never runs a call by a tool replaced while the batch ran: its plan of retries and waves was the old one's", async () => {
+  let runs = 0;
+  const syncRead = defineJsonTool({
+    name: "sync",
+    description: "Reads.",
+    effects: ["external.read"],
+    inputSchema: { type: "object" },
+    run: () => ({}),
+  });
+  const syncWrite = defineJsonTool({
+    name: "sync",
+    description: "Writes.",
+    effects: ["external.mutation"],
+    inputSchema: { type: "object" },
+    run: () => {
+      runs++;
+      throw new HandlerError("flaky");
+    },
+  });
+  const first = defineJsonTool({
+    name: "first",
+    description: "Swaps the tool.",
+    effects: ["fs.write"],
+    inputSchema: { type: "object" },
+    run: () => {
+      tools.replace([syncRead], [syncWrite]);
+      return {};
+    },
+  });
+  const tools: ToolSet = new ToolSet().register(first, syncRead);
+  const { results } = await runBatch(tools, [{ id: "a", name: "first" }, { id: "b", name: "sync" }], {
+    retry: new RetryPolicy({ baseDelayMs: 0 }),
+  });
+  assert.equal(results[0].terminal.type, "output");
+  const replaced = results[1].terminal;
+  assert.equal(replaced.type === "failed" && replaced.failure.kind, "contract");
+  assert.match(replaced.type === "failed" ? replaced.failure.message : "", /was replaced while the batch ran/);
+  assert.equal(runs, 0, "the write the plan would have retried never ran");
+});
+
+Deno.test("runBatch() reads each call once, and ends a call it cannot read, a hole among the calls, or a throwing projection in that call's own terminal", async () => {
+  const log = new Log();
+  const read = logged(log, "read", ["fs.read"]);
+  let wrote = 0;
+  const write = logged(log, "write", ["fs.write"], () => ({ wrote: ++wrote }));
+  const tools = new ToolSet().register(read, write);
+  // A name that answers "read" when planned and "write" after would run a write in a wave of reads.
+  let reads = 0;
+  const flipping = {
+    id: "f",
+    get name() {
+      return ++reads === 1 ? "read" : "write";
+    },
+    arguments: {},
+  };
+  const throwing = {
+    get id(): string {
+      throw new Error("no id");
+    },
+    name: "read",
+  };
+  // deno-lint-ignore no-sparse-arrays
+  const calls = [flipping, , throwing, { id: "r", name: "read", arguments: {} }] as unknown as ToolCall[];
+  const { results } = await runBatch(tools, calls);
+  assert.equal(reads, 1);
+  assert.deepEqual(results.map((result) => [result.tool, result.terminal.type]), [
+    ["read", "output"],
+    ["", "failed"],
+    ["", "failed"],
+    ["read", "output"],
+  ]);
+  const unreadable = results[2].terminal;
+  assert.match(unreadable.type === "failed" ? unreadable.failure.message : "", /reading it threw: no id/);
+  assert.equal(wrote, 0);
+  const projected = await runBatch(tools, [{ id: "p", name: "read", arguments: {} }], {
+    projection: () => {
+      throw new Error("no projection");
+    },
+  });
+  const failed = projected.results[0].terminal;
+  assert.equal(failed.type === "failed" && failed.failure.kind, "contract");
+  assert.match(
+    failed.type === "failed" ? failed.failure.message : "",
+    /projection option failed for "read": no projection/,
+  );
+});
