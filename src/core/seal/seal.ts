@@ -36,12 +36,21 @@ const COPY_LIMITS: JsonLimits = Object.freeze({ maxBytes: 64 * 1024 * 1024, maxD
  * The record a seal works on: the record itself once the sealing part has loaded (it is read at once then).
  * Before, it is read now, into a plain JSON copy, each property once, so that what is sealed is the record
  * as it was when the call was made, not as the caller left it by the time the part loaded. A record that is not plain
- * JSON within bounds is passed on as it is, for the canonical encoding to refuse as it does.
+ * JSON within bounds, but for a lone surrogate, is passed on as it is, for the canonical encoding to refuse as it does.
  */
 function readNow<T>(record: T): T {
   if (SEALING.loaded !== undefined) return record;
   const copy = copyJsonValue(record, COPY_LIMITS);
-  return copy.ok ? copy.value as T : record;
+  if (copy.ok) return copy.value as T;
+  // The canonical encoding takes a lone surrogate, which the copy refuses: such a record is still read now, whole.
+  if (copy.problem.keyword === "wellFormed") {
+    try {
+      return structuredClone(record);
+    } catch {
+      // Not data: the encoding refuses it as it reads it.
+    }
+  }
+  return record;
 }
 
 /**

@@ -11,10 +11,13 @@ import { SEALING } from "../../../src/core/seal/_apart.ts";
 Deno.test("RecordSeal.seal() seals a record as it was when called, though the sealing part loads first", async () => {
   assert.equal(SEALING.loaded, undefined, "the sealing part has not loaded yet");
   const seal = new RecordSeal({ key: { id: "k1", secret: "0123456789abcdef0123456789abcdef" } });
-  const record = { tool: "write_file", input: { path: "notes.txt" } };
+  // With a lone surrogate in it too, which the canonical encoding takes though a JSON copy refuses it.
+  const record = { tool: "write_file", input: { path: "notes.txt" }, note: "\ud800" };
   const sealing = seal.seal(record);
+  record.tool = "remove";
   record.input.path = "/etc/passwd";
   const sealed = await sealing;
+  assert.equal(sealed.tool, "write_file");
   assert.deepEqual(sealed.input, { path: "notes.txt" });
   assert.equal((await seal.verify(sealed)).ok, true);
   // A non-plain object is refused as before, whether the part has loaded or not.
