@@ -399,10 +399,15 @@ export async function resume(
   answers: Readonly<Record<string, unknown>>,
   options: ResumeBatchOptions,
 ): Promise<BatchResult> {
-  const opened = dispatcher ? await dispatcher.openBatch(record, options.subject) : { ok: true as const, record };
+  const opened = dispatcher
+    ? await dispatcher.openBatch(record, options.subject)
+    : { ok: true as const, record, spend: () => Promise.resolve(undefined) };
   if (!opened.ok) return { results: [], refused: `Cannot resume the batch as ${opened.message}` };
   const entries = readBatchRecord(opened.record);
   if (typeof entries === "string") return { results: [], refused: entries };
+  // Used up only once the record has passed every check: one refused for its shape can still be resumed.
+  const spent = await opened.spend();
+  if (spent !== undefined) return { results: [], refused: `Cannot resume the batch as ${spent}` };
   const jobs: Job[] = [];
   for (const [index, { callId, tool, terminal }] of entries.entries()) {
     if (terminal.type !== "suspended" || !Object.hasOwn(answers, callId)) continue;

@@ -373,28 +373,38 @@ export class Dispatcher {
 
   /**
    * Opens a stored batch record. With a seal, the seal is verified before
-   * anything else is read and the nonce is used up at once: a batch is
-   * resumed once, and a resume that leaves calls parked makes a new record.
-   * Without one, a sealed record is refused, as for a parked call.
+   * anything else is read; `spend` then uses up its nonce, which the caller
+   * does once the record has passed its own checks too, so a record refused
+   * for its shape stays usable: a batch is resumed once, and a resume that
+   * leaves calls parked makes a new record. Without a seal, a sealed record
+   * is refused, as for a parked call.
    */
   async openBatch(
     stored: unknown,
     subject: string | undefined,
-  ): Promise<{ readonly ok: true; readonly record: unknown } | { readonly ok: false; readonly message: string }> {
+  ): Promise<
+    | { readonly ok: true; readonly record: unknown; spend(): Promise<string | undefined> }
+    | { readonly ok: false; readonly message: string }
+  > {
     const seal = this.#seal;
     if (!seal) {
       if (subject !== undefined) return { ok: false, message: SUBJECT_WITHOUT_SEAL };
       if (thrownField(stored, "seal") !== undefined) {
         return { ok: false, message: "the record is sealed and this set holds no seal to verify it" };
       }
-      return { ok: true, record: stored };
+      return { ok: true, record: stored, spend: () => Promise.resolve(undefined) };
     }
     const verified = await seal.sealer.verify(stored, subject === undefined ? {} : { subject });
     if (!verified.ok) return { ok: false, message: `its seal is refused (${verified.reason}): ${verified.message}` };
-    if (!await seal.nonces.consume(verified.stamp.nonce, verified.stamp.exp)) {
-      return { ok: false, message: "its seal is refused (replayed): the record was resumed before" };
-    }
-    return { ok: true, record: verified.record };
+    const spend = async () => {
+      try {
+        if (await seal.nonces.consume(verified.stamp.nonce, verified.stamp.exp)) return undefined;
+        return "its seal is refused (replayed): the record was resumed before";
+      } catch (error) {
+        return `the nonce store failed: ${describeThrown(error)}`;
+      }
+    };
+    return { ok: true, record: verified.record, spend };
   }
 
   /** The terminal of a parked call: its record, sealed when the set has a seal. */

@@ -594,3 +594,39 @@ Deno.test("runBatch() reads each call once, and ends a call it cannot read, a ho
     /projection option failed for "read": no projection/,
   );
 });
+
+Deno.test("resumeBatch() refuses a sealed record of one parked call without using it up, and reports a failing nonce store as a refusal", async () => {
+  const key = { id: "k1", secret: "0123456789abcdef0123456789abcdef" };
+  const remove = defineJsonTool<{ path: string }>({
+    name: "remove",
+    description: "Removes.",
+    inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+    effects: ["fs.delete"],
+    run: ({ path }) => ({ removed: path }),
+  });
+  const nonces = new MemoryNonceStore();
+  const tools = new ToolSet({ approve: () => "suspend" as const, seal: { key, nonces } }).register(remove);
+  const parked = await tools.call({ id: "1", name: "remove", arguments: { path: "a" } });
+  assert.equal(parked.type, "suspended");
+  const stored = JSON.stringify(parked.type === "suspended" && parked.suspended);
+  // A host's mix-up: the call's record given as a batch's. Refused for its shape, it is not used up.
+  const mixed = await resumeBatch(tools, JSON.parse(stored), { "1": { approved: true } });
+  assert.match(String(mixed.refused), /must be a version 1 batch record/);
+  assert.equal((await tools.resume(JSON.parse(stored), { approved: true })).type, "output");
+
+  const down = new ToolSet({
+    approve: () => "suspend" as const,
+    seal: {
+      key,
+      nonces: {
+        consume: () => {
+          throw new Error("db down");
+        },
+      },
+    },
+  }).register(remove);
+  const turn = await runBatch(down, [{ id: "2", name: "remove", arguments: { path: "b" } }]);
+  const refused = await resumeBatch(down, JSON.parse(JSON.stringify(turn.record)), { "2": { approved: true } });
+  assert.match(String(refused.refused), /the nonce store failed: Error: db down/);
+  assert.deepEqual(refused.results, []);
+});
