@@ -112,6 +112,16 @@ export const DEFAULT_MAX_SESSIONS = 256;
 /** Default idle time after which a 2025-era session is closed: 10 minutes. */
 export const DEFAULT_SESSION_IDLE_MS: number = 10 * 60 * 1000;
 
+/**
+ * The request as the Host check reads it. Over HTTP/2 the `:authority` pseudo-header takes the place of Host, and
+ * `Deno.serve` puts it only in the URL: a request with no Host header is checked by its URL's host.
+ */
+function withHost(request: Request): Request {
+  return request.headers.has("host")
+    ? request
+    : new Request(request.url, { headers: { host: new URL(request.url).host } });
+}
+
 function jsonRpcError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: "2.0", id: null, error: { code, message } }, { status });
 }
@@ -255,7 +265,7 @@ export function createMcpFetchHandler(
       : await sdk.fetch(request, { authInfo, parsedBody });
 
   const serve = async (request: Request): Promise<Response> => {
-    const refused = (allowedHosts && hostHeaderValidationResponse(request, allowedHosts)) ??
+    const refused = (allowedHosts && hostHeaderValidationResponse(withHost(request), allowedHosts)) ??
       (allowedOrigins && originValidationResponse(request, allowedOrigins));
     if (refused) return refused;
     let authInfo: McpAuthInfo | undefined;

@@ -158,6 +158,16 @@ Deno.test("by default only local Host names are served, and a listed public name
   await Promise.all([local.close(), listed.close(), open.close()]);
 });
 
+Deno.test("a request with no Host header, as HTTP/2 brings one to Deno.serve, is checked by its URL's host", async () => {
+  const handler = createMcpFetchHandler(new ToolSet(), INFO);
+  const without = (url: string) =>
+    new Request(url, { method: "POST", headers: POST_HEADERS, body: JSON.stringify(listRequest) });
+  assert.equal(without("http://localhost/mcp").headers.has("host"), false);
+  assert.equal((await handler.fetch(without("https://localhost:8443/mcp"))).status, 200);
+  assert.equal((await handler.fetch(without("https://evil.example/mcp"))).status, 403);
+  await handler.close();
+});
+
 Deno.test("a browser Origin must be listed; a request without one passes", async () => {
   const handler = createMcpFetchHandler(new ToolSet(), INFO, { allowedOrigins: ["app.example.com"] });
   const from = (origin: string) => handler.fetch(post(JSON.stringify(listRequest), { origin }));
