@@ -156,7 +156,11 @@ function checkChoice<T extends string>(value: unknown, name: string, choices: re
  * through `ToolSet.stream` with the set's whole pipeline. A failed call is a
  * tool error (`isError: true`) carrying the failure's model text; an unknown
  * tool is a protocol error. Progress reaches a client that sent a progress
- * token; a cancelled or dropped request aborts its call.
+ * token. A dropped request aborts its call, and so does a 2025-era client's
+ * `notifications/cancelled` in a session; but a stateless 2025-era request
+ * stands alone, so a cancellation sent in a request of its own reaches no
+ * call, and in a session the SDK's transport does not tell a dropped request
+ * (the call runs on until its timeout or `close()`).
  *
  * The set is read at every request, so a tool registered later is listed at
  * the next `tools/list`; call `toolsChanged()` to tell listening clients.
