@@ -56,7 +56,9 @@ export function readCallOptions(options: unknown): CallOptions | string {
 function optionsProblem(options: Record<keyof CallOptions, unknown>): string | undefined {
   const { timeoutMs, signal, idempotencyKey, subject, extensions, approve, onProgress, projection } = options;
   if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)) {
-    return `timeoutMs must be a number from 1 to ${MAX_TIMEOUT_MS}: current value is ${showValue(timeoutMs)}`;
+    // String, not JSON, for a number: JSON writes NaN and Infinity as null.
+    const shown = typeof timeoutMs === "number" ? String(timeoutMs) : showValue(timeoutMs);
+    return `timeoutMs must be a number from 1 to ${MAX_TIMEOUT_MS}: current value is ${shown}`;
   }
   try {
     if (

@@ -284,7 +284,8 @@ Deno.test("ToolSet.call() reports bad call options as a contract failure, not an
   for (
     const [options, pattern] of [
       [{ timeoutMs: 0 }, /timeoutMs must be a number from 1/],
-      [{ timeoutMs: Number.NaN }, /timeoutMs/],
+      [{ timeoutMs: Number.NaN }, /timeoutMs must be a number from 1 to \d+: current value is NaN$/],
+      [{ timeoutMs: Infinity }, /current value is Infinity$/],
       [{ timeoutMs: 2 ** 31 }, /timeoutMs/],
       [{ signal: {} }, /signal must be an AbortSignal: current value is object/],
       [{ signal: "stop" }, /signal must be an AbortSignal: current value is string/],
