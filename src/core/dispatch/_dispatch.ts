@@ -88,17 +88,36 @@ export interface Dispatch {
   readonly idempotencyKey?: string;
 }
 
-const CONTENT_TYPES = new Set([
-  "text",
-  "image",
-  "audio",
-  "resource_link",
-  "resource",
-]);
+/** Each content type's string fields: those it must have, and those it may. */
+const CONTENT_FIELDS: Readonly<
+  Record<string, { readonly required: readonly string[]; readonly optional: readonly string[] }>
+> = {
+  text: { required: ["text"], optional: [] },
+  image: { required: ["data", "mimeType"], optional: [] },
+  audio: { required: ["data", "mimeType"], optional: [] },
+  resource_link: { required: ["uri"], optional: ["name", "mimeType", "description"] },
+  resource: { required: ["uri"], optional: ["mimeType", "text", "blob"] },
+};
 
-/** Whether a content part is of a known type. */
-function isKnownPart(part: unknown): boolean {
-  return isRecord(part) && CONTENT_TYPES.has(part.type as string);
+/**
+ * A private copy of a result's content parts, each of a known type with its fields strings, or what is wrong with
+ * them. Each part is copied as it is checked: a handler that kept them cannot change what the caller was given.
+ */
+function checkedContent(content: readonly unknown[]): unknown[] | string {
+  const copy: unknown[] = [];
+  for (let i = 0; i < content.length; i++) {
+    const part = content[i];
+    const fields = isRecord(part) && Object.hasOwn(CONTENT_FIELDS, part.type as string)
+      ? CONTENT_FIELDS[part.type as string]
+      : undefined;
+    if (fields === undefined) return "the result holds a content part of an unknown type";
+    const own = { ...(part as Record<string, unknown>) };
+    const wrong = fields.required.find((field) => typeof own[field] !== "string") ??
+      fields.optional.find((field) => own[field] !== undefined && typeof own[field] !== "string");
+    if (wrong !== undefined) return `the result's ${own.type} content part at ${i} has no string ${wrong}`;
+    copy.push(own);
+  }
+  return copy;
 }
 
 /** Reads the idempotency key at a dotted path of the arguments. */
@@ -1085,12 +1104,11 @@ export class Dispatcher {
         contract(name, "the output event has no result with a content list"),
       );
     }
-    if (!result.content.every(isKnownPart)) {
-      return failed(
-        contract(name, "the result holds a content part of an unknown type"),
-      );
-    }
-    const output = result.output;
+    const given = result.content;
+    const content = given === OUTPUT_AS_TEXT ? given : checkedContent(given);
+    if (typeof content === "string") return failed(contract(name, content));
+    const own: Record<string, unknown> = content === given ? result : { ...result, content };
+    const output = own.output;
     if (output === undefined) {
       if (entry.descriptor.outputSchema !== undefined) {
         return failed(
@@ -1104,18 +1122,18 @@ export class Dispatcher {
           ),
         );
       }
-      return outputEvent(result, undefined);
+      return outputEvent(own, undefined);
     }
     // Validated and handed on is one private copy: a handler that kept the
     // output, or built it of getters, cannot change it after the check.
     const copied = copyJsonValue(output, this.#limits);
     if (!copied.ok) return failed(invalidOutput(name, one(copied.problem)));
-    if (!entry.parseOutput) return outputEvent(result, copied.value);
+    if (!entry.parseOutput) return outputEvent(own, copied.value);
     const parsed = entry.outputCheck
       ? validated(entry.outputCheck, copied.value)
       : parseWith(entry.parseOutput, copied.value);
     return parsed instanceof Promise
-      ? parsed.then((outcome) => parsedOutput(name, result, outcome))
-      : parsedOutput(name, result, parsed);
+      ? parsed.then((outcome) => parsedOutput(name, own, outcome))
+      : parsedOutput(name, own, parsed);
   }
 }

@@ -925,3 +925,21 @@ Deno.test("a defined tool whose descriptor is replaced afterwards is checked aga
   const swapped = { ...ping, descriptor: { ...ping.descriptor, effects: ["Not An Effect"] } };
   assert.throws(() => new ToolSet().register(swapped as DynTool), InvalidSpecError);
 });
+
+Deno.test("a result's content parts are checked and copied: a part without its string fields is a contract failure, and a handler that kept them changes nothing", async () => {
+  let kept: { type: string; text: unknown }[] = [];
+  const tool = (text: unknown) => ({
+    descriptor: { name: "says", description: "Says.", inputSchema: { type: "object" }, effects: [] },
+    async *execute() {
+      kept = [{ type: "text", text }];
+      yield { type: "output" as const, result: { content: kept } };
+    },
+  });
+  const bad = await new ToolSet().register(tool(42) as unknown as DynTool).call({ id: "1", name: "says" });
+  assert.equal(bad.type === "failed" && bad.failure.kind, "contract");
+  assert.match(bad.type === "failed" ? bad.failure.message : "", /text content part at 0 has no string text/);
+  const good = await new ToolSet().register(tool("hello") as unknown as DynTool).call({ id: "2", name: "says" });
+  kept[0].text = "changed";
+  kept.push({ type: "text", text: "more" });
+  assert.deepEqual(good.type === "output" && good.result.content, [{ type: "text", text: "hello" }]);
+});
