@@ -115,14 +115,16 @@ function handle<Input>(
   let returned: unknown;
   try {
     returned = run(input, ctx);
-    if (isThenable(returned)) {
-      return Promise.resolve(returned).then(
-        (value) => eventOf(name, value, resumeSchemaOf),
-        (thrown: unknown) => threw(name, thrown),
-      );
-    }
   } catch (thrown) {
     return threw(name, thrown);
+  }
+  // Outside the try: a returned value that throws as it is read (a revoked proxy) broke the contract; the handler
+  // itself did not fail.
+  if (isThenable(returned)) {
+    return Promise.resolve(returned).then(
+      (value) => eventOf(name, value, resumeSchemaOf),
+      (thrown: unknown) => threw(name, thrown),
+    );
   }
   return eventOf(name, returned, resumeSchemaOf);
 }

@@ -143,3 +143,19 @@ for (const [what, value] of HOSTILE_THROWN) {
     });
   });
 }
+
+Deno.test("a handler that returns a value which throws as it is read broke the contract; it did not fail as a handler", async () => {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  const tool = defineJsonTool({
+    name: "revoked",
+    description: "Returns a revoked proxy.",
+    inputSchema: { type: "object" },
+    effects: [],
+    run: () => proxy,
+  });
+  const end = await new ToolSet().register(tool).call({ id: "1", name: "revoked" });
+  // A `handler` failure reads as "the tool ran and failed", which a retry policy may retry.
+  assert.equal(end.type === "failed" && end.failure.kind, "contract");
+  assert.match(end.type === "failed" ? end.failure.message : "", /revoked/);
+});
