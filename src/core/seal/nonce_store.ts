@@ -225,8 +225,8 @@ export class MemoryNonceStore implements NonceStore {
       );
     }
     const now = this.#now();
-    // A clock that gives no time would make every nonce look expired, and forgotten.
-    if (typeof now !== "number" || Number.isNaN(now)) {
+    // A clock that gives no time, or an infinite one, would make every nonce look expired, and forgotten.
+    if (typeof now !== "number" || !Number.isFinite(now)) {
       throw new TypeError(`Cannot consume a nonce as now() must return a time: current value is ${String(now)}`);
     }
     this.#sweep(now);

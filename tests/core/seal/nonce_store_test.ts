@@ -89,6 +89,8 @@ Deno.test("MemoryNonceStore refuses to work with a clock that gives no time, rat
     name: "TypeError",
     message: "Cannot consume a nonce as now() must return a time: current value is NaN",
   });
+  now = Infinity;
+  assert.throws(() => nonces.consume("a", 100), /now\(\) must return a time: current value is Infinity/);
   now = 50;
   assert.equal(nonces.consume("a", 100), false);
 });
