@@ -12,6 +12,8 @@ import { type AuthInfo, type Server, WebStandardStreamableHTTPServerTransport } 
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: Server;
+  /** The client `authorize` named when the session opened: only it may use the session. */
+  readonly clientId: string | undefined;
   lastSeen: number;
 }
 
@@ -46,8 +48,11 @@ export class LegacySessions {
     const id = request.headers.get("mcp-session-id");
     if (id !== null) {
       const session = this.#sessions.get(id);
-      // 404 tells a 2025-era client to open a new session.
-      if (session === undefined) return jsonRpcError(404, "Cannot find the session: it ended or never began");
+      // 404 tells a 2025-era client to open a new session. Another client's session is answered as one that is not
+      // there: a session id alone, learnt or guessed, does not open it.
+      if (session === undefined || session.clientId !== options.authInfo?.clientId) {
+        return jsonRpcError(404, "Cannot find the session: it ended or never began");
+      }
       session.lastSeen = Date.now();
       return await session.transport.handleRequest(request, options);
     }
@@ -62,7 +67,12 @@ export class LegacySessions {
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       onsessioninitialized: (sessionId) =>
-        void this.#sessions.set(sessionId, { transport, server, lastSeen: Date.now() }),
+        void this.#sessions.set(sessionId, {
+          transport,
+          server,
+          clientId: options.authInfo?.clientId,
+          lastSeen: Date.now(),
+        }),
       onsessionclosed: (sessionId) => void this.#sessions.delete(sessionId),
     });
     this.#opening++;

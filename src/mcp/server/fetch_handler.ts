@@ -79,8 +79,9 @@ export interface McpFetchHandlerOptions extends McpServeOptions {
    * tool error saying so. `"sessionful"`: each 2025-era client gets a
    * session in this process, through which it is asked for approval
    * (elicitation) when it declared it; a load balancer must then route by
-   * the `Mcp-Session-Id` header (sticky sessions). `"reject"`: 2026-07-28
-   * clients only.
+   * the `Mcp-Session-Id` header (sticky sessions). With `authorize`, a
+   * session serves only the client it named when the session opened.
+   * `"reject"`: 2026-07-28 clients only.
    */
   readonly legacy?: "stateless" | "sessionful" | "reject";
   /** With `legacy: "sessionful"`: the most sessions open at once (more are answered `503`). Default 256. */

@@ -129,6 +129,39 @@ Deno.test("a burst of initialize requests opens no more sessions than maxSession
   await handler.close();
 });
 
+Deno.test("a session serves only the client authorize named when it opened; to another it is not there", async () => {
+  const authorize = (request: Request) => {
+    const token = request.headers.get("authorization")?.replace("Bearer ", "");
+    if (token === "ada" || token === "bob") return Promise.resolve({ token, clientId: token, scopes: [] });
+    return Promise.resolve(new Response("no", { status: 401 }));
+  };
+  const handler = createMcpFetchHandler(new ToolSet(), INFO, { legacy: "sessionful", authorize });
+  const initialize = {
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+  };
+  const opened = await handler.fetch(post(JSON.stringify(initialize), { authorization: "Bearer ada" }));
+  const session = opened.headers.get("mcp-session-id")!;
+  await opened.body?.cancel();
+  const as = (who: string) => ({
+    authorization: `Bearer ${who}`,
+    "mcp-session-id": session,
+    "mcp-protocol-version": "2025-06-18",
+  });
+  const list = JSON.stringify({ ...listRequest, id: 2 });
+  assert.equal((await handler.fetch(post(list, as("bob")))).status, 404);
+  const deleted = await handler.fetch(
+    new Request("http://localhost/mcp", { method: "DELETE", headers: { host: "localhost", ...as("bob") } }),
+  );
+  assert.equal(deleted.status, 404);
+  const own = await handler.fetch(post(list, as("ada")));
+  assert.equal(own.status, 200);
+  await own.body?.cancel();
+  await handler.close();
+});
+
 Deno.test("a closed handler answers 503 to every request, and opens no session", async () => {
   for (const legacy of ["stateless", "sessionful"] as const) {
     const handler = createMcpFetchHandler(new ToolSet(), INFO, { legacy });
