@@ -4,7 +4,12 @@
 
 import { concatBytes } from "../../core/common/_concat_bytes.ts";
 
-/** The body's bytes, or `undefined` when it is over the bound (then it is not read further). */
+/**
+ * The body's bytes, or `undefined` when it is over the bound (then it is not read further).
+ *
+ * @throws {DOMException} An `AbortError` when the request's signal aborts before the body ends; the stream's own error
+ * when it fails.
+ */
 export async function readBounded(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) {
@@ -15,15 +20,25 @@ export async function readBounded(request: Request, maxBytes: number): Promise<U
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      return undefined;
+  // A request its client gave up on stops being read: a body that never ends would otherwise hold the read for ever.
+  const { signal } = request;
+  const stop = () => void reader.cancel(signal.reason).catch(() => {});
+  signal.addEventListener("abort", stop, { once: true });
+  try {
+    for (;;) {
+      if (signal.aborted) throw new DOMException("The request was aborted before its body was read", "AbortError");
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => {});
+        return undefined;
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } finally {
+    signal.removeEventListener("abort", stop);
   }
+  if (signal.aborted) throw new DOMException("The request was aborted before its body was read", "AbortError");
   return chunks.length === 1 ? chunks[0] : concatBytes(chunks, size);
 }

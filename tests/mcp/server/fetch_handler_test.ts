@@ -110,6 +110,26 @@ Deno.test("a body whose stream fails is the request's fault: 400, a parse error,
   await handler.close();
 });
 
+Deno.test("a body that never ends stops being read when its request's signal aborts", async () => {
+  const handler = createMcpFetchHandler(new ToolSet(), INFO);
+  const endless = new ReadableStream({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('{"jsonrpc"'));
+    },
+  });
+  const controller = new AbortController();
+  const request = new Request("http://localhost/mcp", {
+    method: "POST",
+    headers: { ...POST_HEADERS, host: "localhost" },
+    body: endless,
+    signal: controller.signal,
+  });
+  const answered = handler.fetch(request);
+  setTimeout(() => controller.abort(), 20);
+  assert.equal((await answered).status, 400);
+  await handler.close();
+});
+
 Deno.test("a burst of initialize requests opens no more sessions than maxSessions; the rest are answered 503", async () => {
   const handler = createMcpFetchHandler(new ToolSet(), INFO, { legacy: "sessionful", maxSessions: 2 });
   const initialize = {
