@@ -403,14 +403,26 @@ export async function resume(
     ? await dispatcher.openBatch(record, options.subject)
     : { ok: true as const, record, spend: () => Promise.resolve(undefined) };
   if (!opened.ok) return { results: [], refused: `Cannot resume the batch as ${opened.message}` };
-  const entries = readBatchRecord(opened.record);
+  let entries: ReturnType<typeof readBatchRecord>;
+  let own: Record<string, unknown>;
+  try {
+    entries = readBatchRecord(opened.record);
+    // The answers, read once: each is looked up and handed on from this copy.
+    own = Object.fromEntries(Object.entries(answers));
+  } catch (error) {
+    // A record or answers that throw as they are read (a host's proxy or getter) are refused, as a malformed one is.
+    return {
+      results: [],
+      refused: `Cannot resume the batch as reading its record or answers threw: ${messageOfThrown(error)}`,
+    };
+  }
   if (typeof entries === "string") return { results: [], refused: entries };
   // Used up only once the record has passed every check: one refused for its shape can still be resumed.
   const spent = await opened.spend();
   if (spent !== undefined) return { results: [], refused: `Cannot resume the batch as ${spent}` };
   const jobs: Job[] = [];
   for (const [index, { callId, tool, terminal }] of entries.entries()) {
-    if (terminal.type !== "suspended" || !Object.hasOwn(answers, callId)) continue;
+    if (terminal.type !== "suspended" || !Object.hasOwn(own, callId)) continue;
     const descriptor = toolset.descriptor(terminal.suspended.tool);
     jobs.push({
       index,
@@ -422,7 +434,7 @@ export async function resume(
         toolset,
         terminal.suspended.tool,
         descriptor,
-        (callOptions) => toolset.resume(terminal.suspended, answers[callId], callOptions),
+        (callOptions) => toolset.resume(terminal.suspended, own[callId], callOptions),
       ),
     });
   }

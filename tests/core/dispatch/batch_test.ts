@@ -630,3 +630,26 @@ Deno.test("resumeBatch() refuses a sealed record of one parked call without usin
   assert.match(String(refused.refused), /the nonce store failed: Error: db down/);
   assert.deepEqual(refused.results, []);
 });
+
+Deno.test("resumeBatch() refuses a record or answers that throw as they are read, rather than reject", async () => {
+  const tools = new ToolSet().register(logged(new Log(), "read", ["fs.read"]));
+  const throwing = new Proxy({}, {
+    get() {
+      throw new Error("unreadable");
+    },
+    ownKeys() {
+      throw new Error("unreadable");
+    },
+  });
+  const record = { v: 1, type: "batch", calls: [] } as unknown as BatchRecord;
+  for (
+    const [given, answers] of [[throwing, {}], [record, throwing]] as [BatchRecord, Record<string, unknown>][]
+  ) {
+    const resumed = await resumeBatch(tools, given, answers);
+    assert.match(
+      String(resumed.refused),
+      /^Cannot resume the batch as reading its record or answers threw: unreadable$/,
+    );
+    assert.deepEqual(resumed.results, []);
+  }
+});
