@@ -2,8 +2,8 @@
 // the summary: a long log is often read from its end only, and the end of a
 // red step's output names its failed tests but not what failed in them.
 
-// deno-lint-ignore no-control-regex
-const ANSI = /\x1b\[[0-9;]*m/g;
+import { uncoloured } from "./_test_counts.ts";
+
 const STACK_FRAME = /^\s+at /;
 
 /** How many lines of a red step's output the summary restates at most. */
@@ -26,7 +26,7 @@ export class RedStepLines {
    * @param line The line, colours and all, without its line end.
    */
   add(line: string): void {
-    const plain = line.replace(ANSI, "").trimEnd();
+    const plain = uncoloured(line).trimEnd();
     const heading = plain.trim();
     if (heading === "ERRORS" || heading === "FAILURES") {
       this.#inErrors = heading === "ERRORS";

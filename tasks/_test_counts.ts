@@ -16,6 +16,16 @@ export interface TestCounts {
 
 // deno-lint-ignore no-control-regex
 const ANSI = /\x1b\[[0-9;]*m/g;
+
+/**
+ * A line of a step's output without its colours.
+ *
+ * @param line The line, colours and all.
+ * @returns The line's text alone.
+ */
+export function uncoloured(line: string): string {
+  return line.replace(ANSI, "");
+}
 const DENO_TEST = /^(?:ok|FAILED) \| (\d+) passed(?: \((\d+ steps?)\))? \| (\d+) failed\b(?: \((.*)\))?/;
 const RUNTIME = /^(?!tests:|steps:)[a-z][a-z-]*: (\d+) passed, (\d+) failed$/;
 
@@ -26,7 +36,7 @@ const RUNTIME = /^(?!tests:|steps:)[a-z][a-z-]*: (\d+) passed, (\d+) failed$/;
  * @returns The counts, or `undefined` for any other line.
  */
 export function countsOf(line: string): TestCounts | undefined {
-  const plain = line.replace(ANSI, "").trim();
+  const plain = uncoloured(line).trim();
   const denoTest = DENO_TEST.exec(plain);
   if (denoTest) return { passed: Number(denoTest[1]), failed: Number(denoTest[3]) };
   const runtime = RUNTIME.exec(plain);
@@ -41,7 +51,7 @@ export function countsOf(line: string): TestCounts | undefined {
  * line unchanged.
  */
 export function restated(line: string): string {
-  const match = DENO_TEST.exec(line.replace(ANSI, "").trim());
+  const match = DENO_TEST.exec(uncoloured(line).trim());
   if (!match) return line;
   const [, passed, steps, failed, took] = match;
   const notes = [steps, took].filter(Boolean).join(", ");
