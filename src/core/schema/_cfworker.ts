@@ -22,10 +22,11 @@ export function compileFallback(
   draft: "2020-12" | "2019-09" | "7" | "6" | "4",
   remotes: Readonly<Record<string, unknown>>,
   assertFormats: boolean,
+  remoteDraft: (remote: unknown) => string = () => draft,
 ): (value: unknown) => FallbackVerdict {
   // cfworker annotates the schemas it is given, so it gets private copies. It reads no draft-06, which differs from
   // draft-07 only in ignoring `if`/`then`/`else`: a draft-06 copy loses them and is read as draft-07. A remote is of
-  // the draft it declares, or else of the schema's.
+  // the draft `remoteDraft` says.
   const own = (document: unknown, asDraft06: boolean) => {
     const copy = structuredClone(document);
     if (!assertFormats || asDraft06) {
@@ -39,8 +40,7 @@ export function compileFallback(
   };
   const validator = new Validator(own(schema, draft === "6"), draft === "6" ? "7" : draft, false);
   for (const [uri, remote] of Object.entries(remotes)) {
-    const declared = (remote as { $schema?: unknown } | null)?.$schema;
-    validator.addSchema(own(remote, typeof declared === "string" ? declared.includes("draft-06") : draft === "6"), uri);
+    validator.addSchema(own(remote, remoteDraft(remote) === "6"), uri);
   }
   return (value) => {
     let result;

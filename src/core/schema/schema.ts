@@ -6,6 +6,7 @@
  * @module
  */
 
+import { isRecord } from "../common/_is_record.ts";
 import type { DiagnosticReport } from "../common/diagnostics.ts";
 import { boundDiagnostics } from "../common/diagnostics.ts";
 import { InvalidSpecError } from "../common/errors.ts";
@@ -162,6 +163,11 @@ export function draftOf(schema: JsonSchema): JsonSchemaDraft {
   return "2020-12";
 }
 
+/** The draft of a schema's remote: the one it declares, or else the schema's `draft`. */
+function remoteDraft(remote: unknown, draft: JsonSchemaDraft): JsonSchemaDraft {
+  return isRecord(remote) && remote.$schema !== undefined ? draftOf(remote) : draft;
+}
+
 // Resolves relative `$id` and `$ref` values without naming any real host.
 const ROOT_BASE = "salvor:/root";
 
@@ -187,18 +193,18 @@ function findExternalReference(
   schema: JsonSchema,
   remotes: Readonly<Record<string, JsonSchema>>,
   maxSchemas: number,
-  draftOfDocument: (document: JsonSchema) => JsonSchemaDraft,
+  draft: JsonSchemaDraft,
 ): Reference | undefined {
   const resources = new Set([ROOT_BASE]);
   const references: Reference[] = [];
   let schemas = 0;
-  // Collects the schema resources a document (the schema or its `remote`) embeds and every reference it makes.
-  const collect = (document: JsonSchema, base: string, remote?: string) => {
-    const draft = draftOfDocument(document);
+  // Collects the schema resources a document (the schema or its `remote`) of draft `own` embeds and every reference
+  // it makes.
+  const collect = (document: JsonSchema, own: JsonSchemaDraft, base: string, remote?: string) => {
     // Draft-04 names a schema resource with `id`, the later drafts with `$id`; up to draft-07, `$ref` makes its
     // siblings ignored, an identifier among them.
-    const idKeyword = draft === "4" ? "id" : "$id";
-    const refHidesId = draft === "4" || draft === "6" || draft === "7";
+    const idKeyword = own === "4" ? "id" : "$id";
+    const refHidesId = own === "4" || own === "6" || own === "7";
     walkSubschemas(document, base, (node, path, base) => {
       if (++schemas > maxSchemas) throw tooManySchemas(maxSchemas, remote === undefined ? path : `${remote}#${path}`);
       const id = refHidesId && typeof node.$ref === "string" ? undefined : node[idKeyword];
@@ -218,12 +224,12 @@ function findExternalReference(
       return base;
     });
   };
-  collect(schema, ROOT_BASE);
+  collect(schema, draft, ROOT_BASE);
   for (const [uri, remote] of Object.entries(remotes)) {
     // Resolving the URI may normalise it (a host's case, an empty path).
     const base = withoutFragment(resolveUri(uri, ROOT_BASE) ?? uri);
     resources.add(withoutFragment(uri)).add(base);
-    collect(remote, base, uri);
+    collect(remote, remoteDraft(remote, draft), base, uri);
   }
   return references.find(({ resolved }) => resolved === undefined || !resources.has(withoutFragment(resolved)));
 }
@@ -351,12 +357,9 @@ function checkedSchema(schema: JsonSchema, options: CompileSchemaOptions): Check
   );
   const maxSchemas = options.budget?.schemaNodes ?? DEFAULT_VALIDATOR_BUDGET.schemaNodes;
   const draft = options.draft ?? draftOf(copy);
-  // A remote is of the draft it declares, or else of the schema's.
-  const draftOfDocument = (document: JsonSchema) =>
-    typeof document === "object" && document.$schema !== undefined ? draftOf(document) : draft;
   let external: Reference | undefined;
   try {
-    external = findExternalReference(copy, ownRemotes, maxSchemas, draftOfDocument);
+    external = findExternalReference(copy, ownRemotes, maxSchemas, draft);
   } catch (error) {
     throw error instanceof SchemaRefusal ? specError(error, label) : error;
   }
@@ -463,7 +466,7 @@ function nearestCompiled(
   const nearest = asNearestDraft(schema, draft);
   let differing = nearest.ok ? undefined : nearest;
   const nearRemotes = Object.entries(remotes).map(([uri, remote]): [string, JsonSchema] => {
-    if (differing || typeof remote !== "object" || (remote.$schema !== undefined && draftOf(remote) !== draft)) {
+    if (differing || typeof remote !== "object" || remoteDraft(remote, draft) !== draft) {
       return [uri, remote];
     }
     const near = asNearestDraft(remote, draft);
@@ -532,7 +535,7 @@ function fallback(
   return builtApart(label, draft, "fallback", own, FALLBACK, "the fallback validator it needs has", (compile) => {
     let validate: (value: unknown) => SchemaValidation;
     try {
-      validate = compile(own, draft, remotes, assertFormats);
+      validate = compile(own, draft, remotes, assertFormats, (remote) => remoteDraft(remote, draft));
     } catch (error) {
       // What cfworker finds only as it reads the schema (a duplicate schema URI) is found now: the schema is at fault.
       throw new InvalidSpecError(`Cannot compile the ${label}: ${messageOfThrown(error)}`, { path: "" });
