@@ -303,13 +303,11 @@ function readCall(call: unknown): ToolCall | string {
   }
 }
 
+/** What a call that throws as it is read stands for, refused: one that names no id and no tool. */
+const UNREAD_CALL: ToolCall = Object.freeze({ id: "", name: "" });
+
 function unreadable(reason: string): TerminalEvent {
   return failedWith(toolFailure("contract", `Cannot run the call as reading it threw: ${reason}`));
-}
-
-/** The attempt of a call that could not be read: it ends refused, so this is never made. */
-function neverAttempted(): Promise<TerminalEvent> {
-  return Promise.reject(new TypeError("Cannot attempt a call that could not be read"));
 }
 
 /**
@@ -352,18 +350,7 @@ export async function run(
   // Array.from, not map: a hole in the calls is a call too, which fails as one that is no object does.
   const jobs = Array.from(calls, (given, index): Job => {
     const read = readCall(given);
-    if (typeof read === "string") {
-      return {
-        index,
-        callId: "",
-        tool: "",
-        descriptor: undefined,
-        retry: undefined,
-        refused: unreadable(read),
-        attempt: neverAttempted,
-      };
-    }
-    const call = read;
+    const call = typeof read === "string" ? UNREAD_CALL : read;
     const callId = typeof call?.id === "string" ? call.id : "";
     const tool = typeof call?.name === "string" ? call.name : "";
     // Results are matched to calls by id, in a provider's request and in a resume: one id, one call.
@@ -377,7 +364,7 @@ export async function run(
       tool,
       descriptor,
       retry: options.retry,
-      refused: duplicate
+      refused: typeof read === "string" ? unreadable(read) : duplicate
         ? failedWith(
           toolFailure("invalid_input", `Cannot run the call as an earlier call of the batch has the id "${callId}"`, {
             modelText: `The call was not run: an earlier call of this turn has the same id "${callId}".`,
