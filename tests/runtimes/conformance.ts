@@ -20,7 +20,14 @@ import {
   type TerminalEvent,
   ToolSet,
 } from "@salvor/tools";
-import { compileSchema, describeTool, type DynTool, linearPatterns, toolFailure } from "@salvor/tools/dyn";
+import {
+  compileSchema,
+  describeTool,
+  type DynTool,
+  linearPatterns,
+  SchemaBudgetError,
+  toolFailure,
+} from "@salvor/tools/dyn";
 import * as v from "valibot";
 
 /** What a harness prints, and whether it must fail the run. */
@@ -59,6 +66,16 @@ function expectFailure(end: TerminalEvent, kind: string) {
   if (end.type !== "failed") fail(`expected a ${kind} failure, got a ${end.type} terminal`);
   expectEqual(end.failure.kind, kind, "failure kind");
   return end.failure;
+}
+
+function expectSpentSteps(validate: () => unknown): void {
+  try {
+    validate();
+  } catch (error) {
+    if (error instanceof SchemaBudgetError && error.spent === "steps") return;
+    fail(`expected the steps spent, got ${error}`);
+  }
+  fail("expected the steps spent, got a verdict");
 }
 
 function expectOutput(end: TerminalEvent): unknown {
@@ -231,10 +248,15 @@ const checks: readonly Check[] = [
         ],
         omitted: 0,
       }, "diagnostics");
-      // A value of over 16,384 steps reads the runtime's clock once for the time budget (which stands still in
-      // workerd); too few steps for a second reading, so no machine is too slow for it.
-      const long = compileSchema({ type: "array", items: { anyOf: [{ type: "string" }, { type: "number" }] } });
-      expectEqual(long.validate(new Array(20_000).fill("a")), { ok: true }, "20,000 items, the clock read");
+      // The clock for the time budget (which stands still in workerd) is read every 16,384 steps, the first reading
+      // only noting the time. 12,000 items take two steps each: one reading, too few for a second that compares, so
+      // no machine is too slow for it. The two step budgets pin that count.
+      const items = { type: "array", items: { anyOf: [{ type: "string" }, { type: "number" }] } };
+      const long = new Array(12_000).fill("a");
+      expectEqual(compileSchema(items).validate(long), { ok: true }, "12,000 items, the clock read once");
+      expectSpentSteps(() => compileSchema(items, { budget: { stepsPerValue: 16_384 } }).validate(long));
+      const short = compileSchema(items, { budget: { stepsPerValue: 32_767 } });
+      expectEqual(short.validate(long), { ok: true }, "12,000 items within 32,767 steps");
       // The linear-time engine answers a pattern that backtracks exponentially in RegExp at once.
       const untrusted = compileSchema({ type: "string", pattern: "^(a+)+$" }, { patterns: linearPatterns });
       expectEqual(untrusted.engine, "compiled", "untrusted engine");
