@@ -1,5 +1,6 @@
-// Run in a fresh process by the registry case: defines and registers N
-// tools, each with a schema of its own, and prints the live heap the set
+// Run in a fresh process by the registry case and a test of the heap a
+// tool holds: defines and registers N tools, each with a schema of its own
+// (with a pattern when the second argument is "pattern"), and prints the live heap the set
 // retains per tool, read after a full collection while the set is held
 // and then used. A fresh process makes the figure what a host's first
 // registration costs, one-time costs included.
@@ -16,8 +17,9 @@ const live = () => {
 };
 
 const count = Number(Deno.args[0]);
+const withPattern = Deno.args[1] === "pattern";
 const before = live();
-const tools = new ToolSet().register(...makeTools(count));
+const tools = new ToolSet().register(...makeTools(count, withPattern));
 const after = live();
 // Used after the reading, so the set cannot have been collected before it.
 const end = await tools.call({ id: "call_1", name: tools.descriptors()[0].name, arguments: { path: "a" } });

@@ -7,9 +7,11 @@ import { type DefinedTool, defineJsonTool } from "../mod.ts";
  * Defines `count` read tools with distinct schemas.
  *
  * @param count How many.
+ * @param withPattern Whether each schema's path has a `pattern`, which the compiled validator runs on an engine
+ * loaded with it, apart from the core.
  * @returns The tools, in name order.
  */
-export function makeTools(count: number): DefinedTool[] {
+export function makeTools(count: number, withPattern = false): DefinedTool[] {
   return Array.from({ length: count }, (_, i) =>
     defineJsonTool({
       name: `tool_${String(i).padStart(5, "0")}`,
@@ -17,7 +19,7 @@ export function makeTools(count: number): DefinedTool[] {
       inputSchema: {
         type: "object",
         properties: {
-          path: { type: "string", minLength: 1 },
+          path: { type: "string", minLength: 1, ...(withPattern ? { pattern: "^[a-z0-9/._-]+$" } : {}) },
           [`limit_${i}`]: { type: "integer", minimum: 1, maximum: 1000 },
         },
         required: ["path"],

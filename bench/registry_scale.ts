@@ -9,7 +9,7 @@ import { check, compare, type Mode, type Row, type Stats, summarise } from "./_h
 const PROBE = new URL("./_registry_heap_probe.ts", import.meta.url).pathname;
 
 /** The heap a fresh process retains per registered tool, measured by the probe. */
-async function retainedPerTool(count: number): Promise<number> {
+async function retainedPerTool(count: number, withPattern: boolean): Promise<number> {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -17,6 +17,7 @@ async function retainedPerTool(count: number): Promise<number> {
       `--lock=${new URL("./deno.lock", import.meta.url).pathname}`,
       PROBE,
       `${count}`,
+      withPattern ? "pattern" : "plain",
     ],
     stdout: "piped",
     stderr: "piped",
@@ -38,6 +39,7 @@ async function scale(count: number, mode: Mode, repeatedAt1k: Stats | undefined)
   const define: number[] = [];
   const register: number[] = [];
   const memory: number[] = [];
+  const memoryWithPattern: number[] = [];
   const firstDescriptors: number[] = [];
   let tools = new ToolSet();
   for (let rep = 0; rep < reps; rep++) {
@@ -48,7 +50,8 @@ async function scale(count: number, mode: Mode, repeatedAt1k: Stats | undefined)
     check(tools.size === count && listed.length === count, `the set holds ${tools.size} tools, not ${count}`);
     define.push(defineMs);
     register.push(registerMs);
-    memory.push(await retainedPerTool(count));
+    memory.push(await retainedPerTool(count, false));
+    memoryWithPattern.push(await retainedPerTool(count, true));
     firstDescriptors.push(firstMs);
   }
   const names = [...tools].map((tool) => tool.descriptor.name);
@@ -71,6 +74,12 @@ async function scale(count: number, mode: Mode, repeatedAt1k: Stats | undefined)
       group,
       name: "retained heap per tool, a fresh process (defined + registered, held)",
       stats: summarise(memory),
+      unit: "B",
+    },
+    {
+      group,
+      name: "retained heap per tool, each schema with a pattern (its engine loads apart)",
+      stats: summarise(memoryWithPattern),
       unit: "B",
     },
     { group, name: "descriptors(), first call after a change", stats: summarise(firstDescriptors), unit: "ms" },

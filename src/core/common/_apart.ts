@@ -95,32 +95,58 @@ export function joined<A, B>(
   second: Apart<B>,
   needs?: (first: A) => boolean,
 ): Apart<readonly [A, B | undefined]> {
-  let both: readonly [A, B | undefined] | undefined;
-  let loading: Promise<void> | undefined;
-  // Asked once, of the first once it has loaded.
-  let needed: boolean | undefined = needs === undefined ? true : undefined;
-  const isNeeded = (one: A): boolean => needed ??= needs!(one);
-  const handle: Apart<readonly [A, B | undefined]> = {
-    get loaded() {
-      const one = first.loaded;
-      if (both === undefined && one !== undefined) {
-        const other = second.loaded;
-        if (other !== undefined) both = [one, other];
-        else if (!isNeeded(one)) both = [one, undefined];
-      }
-      return both;
-    },
-    load: () => {
-      if (loading === undefined) {
-        loading = needs === undefined
-          ? Promise.all([first.load(), second.load()]).then(() => {})
-          : first.load().then(() => isNeeded(first.loaded!) ? second.load() : undefined);
-        // As for one module: a failed load reaches whoever awaits it, never the host as an unhandled rejection.
-        loading.catch(() => {});
-      }
-      return loading;
-    },
-    use: (work) => useLoaded(handle, work),
-  };
-  return handle;
+  return new Joined(first, second, needs);
 }
+
+// A class, its methods shared: a schema makes one of these for its parts, and ten thousand tools' schemas each
+// holding closures and a promise chain of their own doubled the heap a registered tool holds.
+class Joined<A, B> implements Apart<readonly [A, B | undefined]> {
+  readonly #first: Apart<A>;
+  readonly #second: Apart<B>;
+  readonly #needs: ((first: A) => boolean) | undefined;
+  #both: readonly [A, B | undefined] | undefined;
+  #loading: Promise<void> | undefined;
+  // Asked once, of the first once it has loaded.
+  #needed: boolean | undefined;
+
+  constructor(first: Apart<A>, second: Apart<B>, needs: ((first: A) => boolean) | undefined) {
+    this.#first = first;
+    this.#second = second;
+    this.#needs = needs;
+    this.#needed = needs === undefined ? true : undefined;
+  }
+
+  get loaded(): readonly [A, B | undefined] | undefined {
+    const one = this.#first.loaded;
+    if (this.#both === undefined && one !== undefined) {
+      const other = this.#second.loaded;
+      if (other !== undefined) this.#both = [one, other];
+      else if (!this.#isNeeded(one)) this.#both = [one, undefined];
+    }
+    return this.#both;
+  }
+
+  load(): Promise<void> {
+    if (this.#loading === undefined) {
+      // The second starts loading now when it is always needed, and once the first has loaded when that decides.
+      const second = this.#needs === undefined ? this.#second.load() : undefined;
+      const loading = this.#first.load().then(() =>
+        second ?? (this.#isNeeded(this.#first.loaded!) ? this.#second.load() : undefined)
+      );
+      // As for one module: a failed load reaches whoever awaits it, never the host as an unhandled rejection.
+      loading.catch(ignore);
+      this.#loading = loading;
+    }
+    return this.#loading;
+  }
+
+  use<R>(work: (loaded: readonly [A, B | undefined]) => R | Promise<R>): R | Promise<R> {
+    return useLoaded(this, work);
+  }
+
+  #isNeeded(one: A): boolean {
+    return this.#needed ??= this.#needs!(one);
+  }
+}
+
+function ignore(): void {}
