@@ -72,3 +72,41 @@ Deno.test("present() has loaded; joined() has loaded once both have, and hands b
   assert.deepEqual(both.loaded, [1, "two"]);
   assert.equal(both.load(), both.load());
 });
+
+Deno.test("joined() with needs loads the second only when the first, once loaded, asks for it, and asks once", async () => {
+  let asked = 0;
+  let secondLoads = 0;
+  const second = () => apart(() => (secondLoads++, Promise.resolve("large")));
+  const unneeded = joined(apart(() => Promise.resolve(1)), second(), () => (asked++, false));
+  await unneeded.load();
+  assert.deepEqual(unneeded.loaded, [1, undefined]);
+  assert.deepEqual(unneeded.loaded, [1, undefined]);
+  assert.equal(secondLoads, 0);
+  const needed = joined(apart(() => Promise.resolve(2)), second(), () => (asked++, true));
+  assert.deepEqual(await needed.use((both) => both), [2, "large"]);
+  assert.equal(secondLoads, 1);
+  assert.equal(asked, 2);
+});
+
+Deno.test("joined() rejects when its second fails, with the first loaded, and never as an unhandled rejection", async () => {
+  const unhandled: unknown[] = [];
+  const listener = (event: PromiseRejectionEvent) => {
+    unhandled.push(event.reason);
+    event.preventDefault();
+  };
+  globalThis.addEventListener("unhandledrejection", listener);
+  try {
+    const missing = () => Promise.reject(new Error("the second chunk is missing"));
+    // The second fails while the first still loads: it started at once, beside it.
+    const slow = apart(() => new Promise<number>((resolve) => setTimeout(() => resolve(1), 10)));
+    const both = joined(slow, apart<string>(missing));
+    await assert.rejects(both.load(), /the second chunk is missing/);
+    assert.equal(both.loaded, undefined);
+    const asked = joined(apart(() => Promise.resolve(1)), apart<string>(missing), () => true);
+    await assert.rejects(asked.load(), /the second chunk is missing/);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  } finally {
+    globalThis.removeEventListener("unhandledrejection", listener);
+  }
+  assert.deepEqual(unhandled, []);
+});
