@@ -474,9 +474,9 @@ export function defineTool<
   });
   // The derived schemas must pass the same checks as hand-written ones; the typed schemas validate, so neither
   // JSON Schema validator is built or loaded for them.
-  checkJsonSchema(descriptor.inputSchema, { label: "input schema" });
+  checkJsonSchema(descriptor.inputSchema, { label: "input schema" }, true);
   if (descriptor.outputSchema !== undefined) {
-    checkJsonSchema(descriptor.outputSchema, { label: "output schema" });
+    checkJsonSchema(descriptor.outputSchema, { label: "output schema" }, true);
   }
   if (resume) checkJsonSchema(resume.jsonSchema, { label: "resume schema" });
   return handlerTool(
@@ -607,16 +607,17 @@ export function defineJsonTool<Input = unknown>(
     ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }),
   });
   const { remotes, patterns, formats, budget } = options;
+  // The descriptor's schemas are its own frozen copies: read as they are.
   const input = compileSchemaApart(descriptor.inputSchema, {
     label: "inputSchema",
     remotes,
     patterns,
     formats,
     budget,
-  });
+  }, true);
   const output = descriptor.outputSchema === undefined
     ? undefined
-    : compileSchemaApart(descriptor.outputSchema, { label: "outputSchema", remotes, patterns, formats, budget });
+    : compileSchemaApart(descriptor.outputSchema, { label: "outputSchema", remotes, patterns, formats, budget }, true);
   return handlerTool({
     descriptor,
     warnings: Object.freeze(effectWarnings(descriptor.effects)),

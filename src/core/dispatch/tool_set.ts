@@ -150,20 +150,21 @@ export class ToolSet implements Iterable<DynTool> {
       descriptor = describeTool(descriptor);
       // Every schema is checked; only one the set validates with (the tool has no parser of its own) is compiled.
       const inputLabel = { label: `input schema of "${descriptor.name}"` };
-      if (ownInput) checkJsonSchema(descriptor.inputSchema, inputLabel);
-      else input = compileSchemaApart(descriptor.inputSchema, inputLabel);
+      if (ownInput) checkJsonSchema(descriptor.inputSchema, inputLabel, true);
+      else input = compileSchemaApart(descriptor.inputSchema, inputLabel, true);
       if (descriptor.outputSchema !== undefined) {
         const outputLabel = { label: `output schema of "${descriptor.name}"` };
-        if (ownOutput) checkJsonSchema(descriptor.outputSchema, outputLabel);
-        else output = compileSchemaApart(descriptor.outputSchema, outputLabel);
+        if (ownOutput) checkJsonSchema(descriptor.outputSchema, outputLabel, true);
+        else output = compileSchemaApart(descriptor.outputSchema, outputLabel, true);
       }
     }
+    // Every descriptor here is `describeTool`'s: checked now, or when it was marked.
     const parseInput = ownInput?.bind(tool) ??
-      parserFor(input ?? compileSchemaApart(descriptor.inputSchema));
+      parserFor(input ?? compileSchemaApart(descriptor.inputSchema, {}, true));
     const parseOutput = ownOutput?.bind(tool) ??
       (descriptor.outputSchema === undefined
         ? undefined
-        : parserFor(output ?? compileSchemaApart(descriptor.outputSchema)));
+        : parserFor(output ?? compileSchemaApart(descriptor.outputSchema, {}, true)));
     return {
       tool,
       descriptor,

@@ -247,11 +247,15 @@ function checkedCopy(document: unknown, label: string, limits: JsonLimits, remot
       { path: copied.problem.path },
     );
   }
-  const copy = copied.value;
+  return asJsonSchema(copied.value, label, remote);
+}
+
+/** A copy that is a JSON Schema (an object or a boolean) as one; refuses any other value. */
+function asJsonSchema(copy: unknown, label: string, remote?: string): JsonSchema {
   if (typeof copy !== "boolean" && (typeof copy !== "object" || copy === null || Array.isArray(copy))) {
     throw new InvalidSpecError(
       `Cannot compile the ${label} as a JSON Schema must be an object or a boolean: current value ${
-        remote === undefined ? "" : `of ${what} `
+        remote === undefined ? "" : `of its remote "${remote}" `
       }is ${JSON.stringify(copy)}`,
       { path: "" },
     );
@@ -289,11 +293,17 @@ const PARTS_APART: ValidatorParts = { build: BUILD, scanners: SCANNERS, hostPatt
  *
  * @param schema The schema.
  * @param options As `compileSchema`'s.
+ * @param described Whether the schema is a tool descriptor's, which `describeTool` copied under the schema limits and
+ * deep-froze: nothing can change it, so it is read as it is rather than copied again.
  * @returns The compiled schema.
  * @throws {InvalidSpecError} As `compileSchema` does.
  */
-export function compileSchemaApart(schema: JsonSchema, options: CompileSchemaOptions = {}): CompiledSchema {
-  return compileSchemaWith(schema, options, PARTS_APART);
+export function compileSchemaApart(
+  schema: JsonSchema,
+  options: CompileSchemaOptions = {},
+  described = false,
+): CompiledSchema {
+  return compileSchemaWith(schema, options, PARTS_APART, described);
 }
 
 /**
@@ -303,6 +313,7 @@ export function compileSchemaApart(schema: JsonSchema, options: CompileSchemaOpt
  * @param schema The schema.
  * @param options As `compileSchema`'s.
  * @param parts What the compiled validator is built with.
+ * @param described Whether the schema is a tool descriptor's, as for {@linkcode compileSchemaApart}.
  * @returns The compiled schema; one the compiled validator runs is validated once the parts it needs have loaded.
  * @throws {InvalidSpecError} As `compileSchema` does.
  */
@@ -310,8 +321,9 @@ export function compileSchemaWith(
   schema: JsonSchema,
   options: CompileSchemaOptions,
   parts: ValidatorParts,
+  described = false,
 ): CompiledSchema {
-  const checked = checkedSchema(schema, options);
+  const checked = checkedSchema(schema, options, described);
   return checked.engine === "compiled" ? compiled(checked, parts) : fallback(checked);
 }
 
@@ -321,10 +333,11 @@ export function compileSchemaWith(
  *
  * @param schema The schema.
  * @param options As `compileSchema`'s.
+ * @param described Whether the schema is a tool descriptor's, as for {@linkcode compileSchemaApart}.
  * @throws {InvalidSpecError} As `compileSchema` does.
  */
-export function checkJsonSchema(schema: JsonSchema, options: CompileSchemaOptions = {}): void {
-  checkedSchema(schema, options);
+export function checkJsonSchema(schema: JsonSchema, options: CompileSchemaOptions = {}, described = false): void {
+  checkedSchema(schema, options, described);
 }
 
 /** A schema that passed every check: the validator that runs it, and what that validator reads. */
@@ -345,12 +358,12 @@ type CheckedSchema =
     readonly assertFormats: boolean;
   };
 
-function checkedSchema(schema: JsonSchema, options: CompileSchemaOptions): CheckedSchema {
+function checkedSchema(schema: JsonSchema, options: CompileSchemaOptions, described: boolean): CheckedSchema {
   const label = options.label ?? "schema";
   const limits = options.limits ?? SCHEMA_LIMITS;
   // Private copies, which the validator reads when it is built, on the first validation: nothing can change them
-  // in between, so what passes the checks now is what it compiles then.
-  const copy = checkedCopy(schema, label, limits);
+  // in between, so what passes the checks now is what it compiles then. A descriptor's is one already.
+  const copy = described && limits === SCHEMA_LIMITS ? asJsonSchema(schema, label) : checkedCopy(schema, label, limits);
   // fromEntries defines own properties: a remote keyed "__proto__" stays a remote.
   const ownRemotes: Record<string, JsonSchema> = Object.fromEntries(
     Object.entries(options.remotes ?? {}).map(([uri, remote]) => [uri, checkedCopy(remote, label, limits, uri)]),
