@@ -5,7 +5,8 @@
 export function showValue(value: unknown): string {
   let text: string | undefined;
   try {
-    text = JSON.stringify(value) ?? String(value);
+    // A long string is shown by its start, which is all that is kept: serialising it whole would copy all of it.
+    text = JSON.stringify(typeof value === "string" ? value.slice(0, 80) : value) ?? String(value);
   } catch {
     // A cycle, a BigInt, or an object String() cannot convert.
     try {
