@@ -33,7 +33,8 @@ Deno.test("apart() leaves the store of the call that first loaded it out of what
   assert.equal(store.getStore(), undefined);
 });
 
-Deno.test("a failed load reaches whoever awaits it, never the host as an unhandled rejection", async () => {
+/** The rejections left unhandled while `work` runs, kept from the host. */
+async function unhandledRejectionsOf(work: () => Promise<void>): Promise<unknown[]> {
   const unhandled: unknown[] = [];
   const listener = (event: PromiseRejectionEvent) => {
     unhandled.push(event.reason);
@@ -41,6 +42,15 @@ Deno.test("a failed load reaches whoever awaits it, never the host as an unhandl
   };
   globalThis.addEventListener("unhandledrejection", listener);
   try {
+    await work();
+  } finally {
+    globalThis.removeEventListener("unhandledrejection", listener);
+  }
+  return unhandled;
+}
+
+Deno.test("a failed load reaches whoever awaits it, never the host as an unhandled rejection", async () => {
+  const unhandled = await unhandledRejectionsOf(async () => {
     const missing = () => Promise.reject(new Error("the chunk is missing"));
     // Started and left, as a schema compiled while its validator loads leaves them.
     const left = apart<number>(missing);
@@ -54,9 +64,7 @@ Deno.test("a failed load reaches whoever awaits it, never the host as an unhandl
     const both = joined(apart<number>(missing), present("here"));
     await assert.rejects(both.load(), /the chunk is missing/);
     assert.equal(both.loaded, undefined);
-  } finally {
-    globalThis.removeEventListener("unhandledrejection", listener);
-  }
+  });
   assert.deepEqual(unhandled, []);
 });
 
@@ -89,13 +97,7 @@ Deno.test("joined() with needs loads the second only when the first, once loaded
 });
 
 Deno.test("joined() rejects when its second fails, with the first loaded, and never as an unhandled rejection", async () => {
-  const unhandled: unknown[] = [];
-  const listener = (event: PromiseRejectionEvent) => {
-    unhandled.push(event.reason);
-    event.preventDefault();
-  };
-  globalThis.addEventListener("unhandledrejection", listener);
-  try {
+  const unhandled = await unhandledRejectionsOf(async () => {
     const missing = () => Promise.reject(new Error("the second chunk is missing"));
     // The second fails while the first still loads: it started at once, beside it.
     const slow = apart(() => new Promise<number>((resolve) => setTimeout(() => resolve(1), 10)));
@@ -105,8 +107,6 @@ Deno.test("joined() rejects when its second fails, with the first loaded, and ne
     const asked = joined(apart(() => Promise.resolve(1)), apart<string>(missing), () => true);
     await assert.rejects(asked.load(), /the second chunk is missing/);
     await new Promise((resolve) => setTimeout(resolve, 0));
-  } finally {
-    globalThis.removeEventListener("unhandledrejection", listener);
-  }
+  });
   assert.deepEqual(unhandled, []);
 });
