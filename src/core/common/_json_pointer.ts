@@ -16,3 +16,17 @@ export function toPointer(segments: readonly (string | number)[]): string {
   }
   return pointer;
 }
+
+/**
+ * The reference tokens of a JSON Pointer written as a URI fragment (`/a/b%20c/d~1e`): each percent-decoded, then
+ * unescaped. `undefined` when a token is not valid percent-encoding.
+ */
+export function fragmentTokens(pointer: string): string[] | undefined {
+  try {
+    return pointer.slice(1).split("/").map((raw) =>
+      decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~")
+    );
+  } catch {
+    return undefined;
+  }
+}

@@ -2,7 +2,7 @@
 // a check reading keywords ($ref, pattern, format) never mistakes data
 // (const, enum, default, a property's name) for a schema.
 
-import { appendPointer } from "../common/_json_pointer.ts";
+import { appendPointer, fragmentTokens, toPointer } from "../common/_json_pointer.ts";
 import { isRecord } from "../common/_is_record.ts";
 
 // Keywords whose value is a schema, an array of schemas, or a map of schemas,
@@ -83,17 +83,13 @@ export function walkReachable(document: unknown, visit: (node: Record<string, un
 
 /** The object a `#/...` fragment points at in `document`, with its JSON Pointer; `undefined` for any other. */
 function atFragment(document: unknown, fragment: string): { node: Record<string, unknown>; path: string } | undefined {
-  let path: string;
-  try {
-    path = decodeURIComponent(fragment.slice(1));
-  } catch {
-    return undefined;
-  }
+  // Each token decoded on its own, as a reference resolves it: `%2F` in one is a slash in a key, not a step.
+  const tokens = fragmentTokens(fragment.slice(1));
+  if (tokens === undefined) return undefined;
   let node = document;
-  for (const token of path.split("/").slice(1)) {
+  for (const token of tokens) {
     if (typeof node !== "object" || node === null) return undefined;
-    const key = token.replaceAll("~1", "/").replaceAll("~0", "~");
-    node = Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined;
+    node = Object.hasOwn(node, token) ? (node as Record<string, unknown>)[token] : undefined;
   }
-  return isRecord(node) ? { node, path } : undefined;
+  return isRecord(node) ? { node, path: toPointer(tokens) } : undefined;
 }

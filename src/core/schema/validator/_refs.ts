@@ -4,6 +4,7 @@
 // their resources are reached).
 
 import { isRecord } from "../../common/_is_record.ts";
+import { fragmentTokens } from "../../common/_json_pointer.ts";
 import { SchemaRefusal } from "./refusal.ts";
 import { type Draft, SCHEMA_ARRAYS, SCHEMA_MAPS, SCHEMA_VALUED } from "./_keywords.ts";
 
@@ -248,15 +249,11 @@ export function resolveReference(
     const anchored = registry.anchors.get(full);
     return anchored === undefined ? "fragment" : { schema: anchored, base: registry.bases.get(anchored) ?? uri };
   }
+  const tokens = fragmentTokens(fragment);
+  if (tokens === undefined) return "fragment";
   let node: unknown = resource;
   let nodeBase = uri;
-  for (const raw of fragment.slice(1).split("/")) {
-    let token: string;
-    try {
-      token = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
-    } catch {
-      return "fragment";
-    }
+  for (const token of tokens) {
     if (Array.isArray(node)) {
       if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= node.length) return "fragment";
       node = node[Number(token)];
