@@ -3,7 +3,7 @@
 
 import type { ProjectionWarning } from "./projection.ts";
 import type { JsonSchema } from "../core/schema/schema.ts";
-import { appendPointer } from "../core/common/_json_pointer.ts";
+import { appendPointer, fragmentTokens } from "../core/common/_json_pointer.ts";
 import { isRecord } from "../core/common/_is_record.ts";
 import { setOwn } from "../core/common/_set_own.ts";
 
@@ -40,16 +40,15 @@ export function typesOf(node: SchemaNode): string[] {
   return Array.isArray(node.type) ? node.type.filter((type) => typeof type === "string") : [];
 }
 
-function unescapeToken(token: string): string {
-  return decodeURIComponent(token).replaceAll("~1", "/").replaceAll("~0", "~");
-}
-
 /** Resolves `#` or `#/json/pointer` inside the root schema; anything else is `undefined`. */
 export function resolveLocalRef(root: JsonSchema, ref: string): JsonSchema | undefined {
   if (ref === "#") return root;
   if (!ref.startsWith("#/")) return undefined;
+  // Each token decoded on its own, as the validator resolves a reference; a malformed percent-encoding reaches nothing.
+  const tokens = fragmentTokens(ref.slice(1));
+  if (tokens === undefined) return undefined;
   let node: unknown = root;
-  for (const token of ref.slice(2).split("/").map(unescapeToken)) {
+  for (const token of tokens) {
     if (Array.isArray(node) && /^(0|[1-9][0-9]*)$/.test(token)) node = node[Number(token)];
     else if (isRecord(node) && Object.hasOwn(node, token)) node = node[token];
     else return undefined;

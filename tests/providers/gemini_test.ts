@@ -120,3 +120,18 @@ Deno.test("toGeminiFunction() gives a tool without parameters no parameters", ()
     warnings: [],
   });
 });
+
+Deno.test("toGeminiFunction() refuses a reference whose percent-encoding is malformed as unresolved, and decodes each token alone", () => {
+  // A raw descriptor: describeTool refuses such a reference, but a projection may be given one as it is.
+  const raw = (ref: string): ToolDescriptor => ({
+    ...descriptorOf({ type: "object" }),
+    inputSchema: { type: "object", properties: { a: { $ref: ref } }, $defs: { "x/y": { type: "string" } } },
+  });
+  assert.throws(() => toGeminiFunction(raw("#/$defs/%E0%A4%A")), (error: unknown) => {
+    assert.ok(error instanceof ProjectionError);
+    assert.match(error.message, /does not resolve inside the schema: current value is "#\/\$defs\/%E0%A4%A"$/);
+    return true;
+  });
+  // `%2F` is a slash within the member's name, not a step.
+  assert.deepEqual(toGeminiFunction(raw("#/$defs/x%2Fy")).tool.parameters?.properties, { a: { type: "STRING" } });
+});

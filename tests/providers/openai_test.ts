@@ -447,3 +447,17 @@ Deno.test("toOpenAITool() refuses a nested object that declares no properties, b
     required: [],
   });
 });
+
+Deno.test("toOpenAITool() reads a reference whose percent-encoding is malformed as one that resolves to nothing, with no URIError", () => {
+  // A raw descriptor: describeTool refuses such a reference, but a projection may be given one as it is.
+  const withRef = (ref: string): ToolDescriptor => ({
+    ...describeTool({ name: "probe", description: "Probes.", inputSchema: { type: "object" }, effects: [] }),
+    inputSchema: { type: "object", properties: { a: { $ref: ref } }, $defs: {} },
+  });
+  const malformed = toOpenAITool(withRef("#/$defs/%E0%A4%A"));
+  const unresolved = toOpenAITool(withRef("#/$defs/nope"));
+  assert.deepEqual(
+    JSON.parse(JSON.stringify(malformed).replaceAll("%E0%A4%A", "nope")),
+    JSON.parse(JSON.stringify(unresolved)),
+  );
+});
