@@ -23,14 +23,37 @@ const WAITING_RECORDS = 1024;
 function memoryRecords(): ApprovalRecords {
   const records = new Map<string, SuspendedCall>();
   return {
-    get: (callId) => records.get(callId),
-    set(callId, record) {
-      records.delete(callId);
-      records.set(callId, record);
+    get: (key) => records.get(key),
+    set(key, record) {
+      records.delete(key);
+      records.set(key, record);
       if (records.size > WAITING_RECORDS) records.delete(records.keys().next().value!);
     },
-    delete: (callId) => records.delete(callId),
+    delete: (key) => records.delete(key),
   };
+}
+
+/**
+ * The key a call's record waits under: its id, then a digest of its tool's name and its arguments as the framework
+ * handed them over. Ids are not unique (a provider may number its calls anew in each response), so a call that reuses
+ * a denied call's id, for another tool or other arguments, never takes that call's record. `undefined` for arguments
+ * JSON cannot carry, which the set refuses as the call runs.
+ */
+async function recordKey(call: BridgedCall): Promise<string | undefined> {
+  let named: string;
+  try {
+    const args = typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments);
+    named = JSON.stringify([call.name, args]);
+  } catch {
+    return undefined;
+  }
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(named)));
+  return `${call.id} ${Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
+}
+
+/** Whether a kept record is the one parked for this call: the store may answer with anything. */
+function parkedFor(record: SuspendedCall | undefined, call: BridgedCall): record is SuspendedCall {
+  return isRecord(record) && record.tool === call.name && record.callId === call.id;
 }
 
 /** One bridged set: the set, the bridge's options and where it keeps waiting records. */
@@ -76,8 +99,8 @@ function parks(decision: ApprovalDecision): boolean {
  * Asks the bridge's gate whether a person must approve the call first. When
  * so, the set parks the call (its arguments validated, its record sealed
  * when the set has a seal) and the record is kept for the framework's run
- * of the approved call; asked again for the same call, the kept record
- * answers. Resolves to the record, or `undefined` when the call needs no
+ * of the approved call; asked again for the same call (its id, tool and
+ * arguments), the kept record answers. Resolves to the record, or `undefined` when the call needs no
  * approval (or fails, which its run reports).
  */
 export async function askApproval(
@@ -88,8 +111,10 @@ export async function askApproval(
   const gate = bridge.options.approve;
   const descriptor = bridge.toolset.descriptor(call.name);
   if (gate === undefined || descriptor === undefined) return undefined;
-  const waiting = await bridge.records.get(call.id);
-  if (waiting !== undefined) return waiting;
+  const key = await recordKey(call);
+  if (key === undefined) return undefined;
+  const waiting = await bridge.records.get(key);
+  if (parkedFor(waiting, call)) return waiting;
   let decision: ApprovalDecision;
   try {
     decision = await gate(descriptor, gateInput(call.arguments, descriptor.inputSchema, projection));
@@ -101,7 +126,7 @@ export async function askApproval(
   // Parked with the gate's own answer, so its reason and payload go into the record; nothing runs.
   const parked = await bridge.toolset.call(call, { projection, approve: () => decision });
   if (parked.type !== "suspended") return undefined;
-  await bridge.records.set(call.id, parked.suspended);
+  await bridge.records.set(key, parked.suspended);
   return parked.suspended;
 }
 
@@ -114,7 +139,8 @@ export interface RunOptions {
 /**
  * Streams one call through `ToolSet.stream`, so the set's validation,
  * limits, timeout and approval gate all apply. A call a person approved
- * through the framework resumes from its kept record instead, once.
+ * through the framework resumes from its kept record instead, once: the
+ * record parked for this id, tool and arguments, taken from the store.
  */
 export async function* callEvents(
   bridge: Bridge,
@@ -122,14 +148,16 @@ export async function* callEvents(
   run: RunOptions = {},
 ): AsyncGenerator<ToolEvent, void, undefined> {
   const { toolset, options, records } = bridge;
-  const approved = options.approve === undefined ? undefined : await records.get(call.id);
-  if (approved === undefined) {
-    const { signal, projection } = run;
-    yield* toolset.stream(call, { signal, timeoutMs: options.timeoutMs, projection, approve: options.approve });
+  const key = options.approve === undefined ? undefined : await recordKey(call);
+  const approved = key === undefined ? undefined : await records.get(key);
+  // Taken once: a `delete` that answers false found the record gone, taken by another run of the same call. That
+  // run resumes it; this one goes to the gate again, which parks it rather than run it twice.
+  if (key !== undefined && parkedFor(approved, call) && await records.delete(key) !== false) {
+    yield* resumeEvents(bridge, approved, { approved: true }, run.signal);
     return;
   }
-  await records.delete(call.id);
-  yield* resumeEvents(bridge, approved, { approved: true }, run.signal);
+  const { signal, projection } = run;
+  yield* toolset.stream(call, { signal, timeoutMs: options.timeoutMs, projection, approve: options.approve });
 }
 
 /**

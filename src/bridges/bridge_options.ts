@@ -10,18 +10,28 @@ import type { SuspendedCall } from "../core/contract/suspend.ts";
 
 /**
  * Where a bridge keeps the record of each call parked for a person's
- * approval, by call id, from the framework's approval request until the
- * framework runs the approved call. A `Map` fits; give one backed by your
- * storage when approvals outlive the process. A record is taken once: the
- * bridge deletes it as it resumes the call.
+ * approval, from the framework's approval request until the framework runs
+ * the approved call. A record waits under a key naming the call: its id, then
+ * a digest of its tool and its arguments, so a later call that reuses the id
+ * (a provider may number its calls anew in each response) for another tool
+ * or other arguments never takes it. A record is taken once: the bridge
+ * deletes it as it resumes the call, and resumes only when `delete` does not
+ * answer `false`. A denied call's record is never taken, so the store must
+ * bound or expire what it keeps (the default keeps the 1,024 latest); give
+ * one backed by your storage when approvals outlive the process.
  */
 export interface ApprovalRecords {
-  /** The record of a waiting call, if any. */
-  get(callId: string): SuspendedCall | undefined | Promise<SuspendedCall | undefined>;
-  /** Keeps a call's record. */
-  set(callId: string, record: SuspendedCall): unknown;
-  /** Forgets a call's record. */
-  delete(callId: string): unknown;
+  /** The record waiting under a key, if any. */
+  get(key: string): SuspendedCall | undefined | Promise<SuspendedCall | undefined>;
+  /** Keeps a call's record under its key. */
+  set(key: string, record: SuspendedCall): unknown;
+  /**
+   * Forgets the record under a key. Answers (or resolves to) `false` when
+   * there was none: another run of the same call took it, and this one does
+   * not resume it (a `Map`'s `delete` answers so; with storage, a delete
+   * that reports whether it removed a row).
+   */
+  delete(key: string): unknown;
 }
 
 /** Options every bridge takes. */

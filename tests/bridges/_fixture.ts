@@ -68,6 +68,12 @@ export function fixture() {
   return { ran, toolset, approve, records };
 }
 
+/** The record waiting in a bridge's store for a call id: its key names the call's tool and arguments too. */
+export function waitingRecord(records: ReadonlyMap<string, SuspendedCall>, callId: string): SuspendedCall | undefined {
+  for (const [key, record] of records) if (key.startsWith(`${callId} `)) return record;
+  return undefined;
+}
+
 /** The calls the model makes, turn by turn. */
 export const SCRIPT = [
   [["call_1", "add", { a: 1, b: 2 }], ["call_2", "lookup", { key: "k" }]],

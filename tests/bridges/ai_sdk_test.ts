@@ -4,10 +4,10 @@
 // out, a delete that needs approval and its approval. Asserts what the
 // model was sent each turn and that no handler ran on invalid input.
 
-import { aiSdkTools, ToolCallFailedError } from "../../ai_sdk.ts";
+import { aiSdkTools, type ParkedOutput, ToolCallFailedError } from "../../ai_sdk.ts";
 import { ToolSet } from "../../mod.ts";
 import { ai, MockLanguageModelV4 } from "../framework_deps.ts";
-import { fixture, INVALID_ADD, INVALID_LOOKUP, SCRIPT, TIMED_OUT } from "./_fixture.ts";
+import { fixture, INVALID_ADD, INVALID_LOOKUP, SCRIPT, TIMED_OUT, waitingRecord } from "./_fixture.ts";
 import assert from "node:assert/strict";
 
 const USAGE = {
@@ -92,7 +92,7 @@ Deno.test("AI SDK: generateText drives the set's tools through validation, timeo
   assert.equal(request.reason, "a file would be deleted");
   assert.equal(ran.remove, 0);
   // The set parked the call: its sealed record waits for the person's answer.
-  const record = records.get("call_6");
+  const record = waitingRecord(records, "call_6");
   assert.ok(record?.seal, "a sealed record is kept");
   assert.deepEqual([record.origin, record.input], ["approval", { path: "a.txt" }]);
 
@@ -167,16 +167,62 @@ Deno.test("AI SDK: progress streams as preliminary results, and the abort signal
   });
 });
 
-Deno.test("AI SDK: an approved call runs the arguments that were approved, not what the messages say later", async () => {
+Deno.test("AI SDK: an approved call whose arguments changed afterwards does not run: the gate parks it anew", async () => {
   const { ran, toolset, approve } = fixture();
   const { tools, toolApproval } = aiSdkTools(toolset, { jsonSchema: ai.jsonSchema }, { approve, tools: ["remove"] });
   const status = await toolApproval.remove({ path: "kept.txt" }, { toolCallId: "t" });
   assert.deepEqual(status, { type: "user-approval", reason: "a file would be deleted" });
   const outputs = [];
   for await (const output of tools.remove.execute({ path: "other.txt" }, { toolCallId: "t" })) outputs.push(output);
-  assert.deepEqual(outputs, [{ removed: "kept.txt" }]);
+  const [parked] = outputs as ParkedOutput[];
+  assert.deepEqual([parked.status, parked.suspended.input], ["suspended", { path: "other.txt" }]);
+  assert.equal(ran.remove, 0);
+  // The call the person approved still runs, once.
+  const approved = [];
+  for await (const output of tools.remove.execute({ path: "kept.txt" }, { toolCallId: "t" })) approved.push(output);
+  assert.deepEqual(approved, [{ removed: "kept.txt" }]);
   assert.equal(ran.remove, 1);
   assert.equal(await toolApproval.remove({ path: 5 }, { toolCallId: "u" }).then((s) => s), "not-applicable");
+});
+
+Deno.test("AI SDK: a call that reuses a denied call's id, for another tool or other arguments, never takes its record", async () => {
+  const { ran, toolset, approve, records } = fixture();
+  const { tools, toolApproval } = aiSdkTools(toolset, { jsonSchema: ai.jsonSchema }, { approve, records });
+  // A provider that numbers its calls per response: the person denies call_0, so the AI SDK never executes it.
+  await toolApproval.remove({ path: "/etc/passwd" }, { toolCallId: "call_0" });
+  // The next response's call_0 is a lookup: it needs no approval, and runs as itself.
+  assert.equal(await toolApproval.lookup({ key: "k" }, { toolCallId: "call_0" }), "not-applicable");
+  const looked = [];
+  for await (const output of tools.lookup.execute({ key: "k" }, { toolCallId: "call_0" })) looked.push(output);
+  assert.deepEqual(looked, [{ value: "value of k" }]);
+  // Then a delete of another file under the same id: parked and approved as itself.
+  assert.deepEqual(await toolApproval.remove({ path: "tmp.txt" }, { toolCallId: "call_0" }), {
+    type: "user-approval",
+    reason: "a file would be deleted",
+  });
+  const removed = [];
+  for await (const output of tools.remove.execute({ path: "tmp.txt" }, { toolCallId: "call_0" })) removed.push(output);
+  assert.deepEqual(removed, [{ removed: "tmp.txt" }]);
+  assert.equal(ran.remove, 1);
+  // The denied call's record is still waiting, never taken.
+  assert.deepEqual([...records.values()].map((record) => record.input), [{ path: "/etc/passwd" }]);
+});
+
+Deno.test("AI SDK: an approved call run twice at once resumes once, on a set without a seal too", async () => {
+  const { ran, toolset, approve } = fixture();
+  const unsealed = new ToolSet().register(toolset.get("remove")!);
+  const { tools, toolApproval } = aiSdkTools(unsealed, { jsonSchema: ai.jsonSchema }, { approve });
+  await toolApproval.remove({ path: "a.txt" }, { toolCallId: "c1" });
+  const run = async () => {
+    const outputs = [];
+    for await (const output of tools.remove.execute({ path: "a.txt" }, { toolCallId: "c1" })) outputs.push(output);
+    return outputs;
+  };
+  const [first, second] = await Promise.all([run(), run()]);
+  assert.deepEqual(first, [{ removed: "a.txt" }]);
+  // The second found the record taken: the gate parked it again rather than run it twice.
+  assert.equal((second[0] as ParkedOutput).status, "suspended");
+  assert.equal(ran.remove, 1);
 });
 
 Deno.test("AI SDK: a call the handler parks returns its record, and toModelOutput tells the model to wait", async () => {

@@ -20,7 +20,7 @@ import {
   tool,
   ToolMessage,
 } from "../framework_deps.ts";
-import { fixture, INVALID_ADD, INVALID_LOOKUP, SCRIPT, TIMED_OUT } from "./_fixture.ts";
+import { fixture, INVALID_ADD, INVALID_LOOKUP, SCRIPT, TIMED_OUT, waitingRecord } from "./_fixture.ts";
 import assert from "node:assert/strict";
 
 /** A model that plays the script, one turn a call, then says "done"; `calls` keeps what it was sent. */
@@ -89,7 +89,7 @@ Deno.test("LangChain: createAgent drives the set's tools through validation, tim
   ]);
   assert.equal(ran.remove, 0);
   // The set parked the call: its sealed record waits for the person's answer.
-  const record = records.get("call_6");
+  const record = waitingRecord(records, "call_6");
   assert.ok(record?.seal, "a sealed record is kept");
   assert.deepEqual([record.origin, record.input], ["approval", { path: "a.txt" }]);
 
@@ -130,7 +130,7 @@ Deno.test("LangChain: a rejected approval never runs the handler", async () => {
   assert.equal(toolMessagesSeen(model.calls[1].messages).c.content, "Not now.");
 });
 
-Deno.test("LangChain: an approved call runs the arguments that were approved, not what the messages say later", async () => {
+Deno.test("LangChain: an approved call whose arguments changed afterwards does not run: the gate parks it anew", async () => {
   const { ran, toolset, approve } = fixture();
   const { tools: [add, remove], interruptOn }: {
     tools: StructuredToolInterface[];
@@ -141,7 +141,12 @@ Deno.test("LangChain: an approved call runs the arguments that were approved, no
   assert.equal(await interruptOn.remove.when({ toolCall: asked }), true);
   assert.equal(await interruptOn.remove.description(asked), "a file would be deleted");
   assert.equal(await interruptOn.add.when({ toolCall: { id: "u", args: { a: 1, b: 2 } } }), false);
-  const message = await remove.invoke({ type: "tool_call", id: "t", name: "remove", args: { path: "other.txt" } });
+  const changed = await remove.invoke({ type: "tool_call", id: "t", name: "remove", args: { path: "other.txt" } });
+  assert.ok(ToolMessage.isInstance(changed));
+  assert.match(String(changed.content), /^The call is waiting for a person: a file would be deleted/);
+  assert.equal(ran.remove, 0);
+  // The call the person approved still runs, once.
+  const message = await remove.invoke({ type: "tool_call", id: "t", name: "remove", args: { path: "kept.txt" } });
   assert.ok(ToolMessage.isInstance(message));
   assert.equal(message.content, '{"removed":"kept.txt"}');
   assert.equal(ran.remove, 1);

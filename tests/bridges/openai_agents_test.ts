@@ -7,7 +7,7 @@
 import { openAIAgentsTools, type ToolCallFailedError } from "../../openai_agents.ts";
 import { openAIStrict, toOpenAITool } from "../../providers.ts";
 import { agents, agentsTesting } from "../framework_deps.ts";
-import { fixture, INVALID_ADD, INVALID_LOOKUP, SCRIPT, TIMED_OUT } from "./_fixture.ts";
+import { fixture, INVALID_ADD, INVALID_LOOKUP, SCRIPT, TIMED_OUT, waitingRecord } from "./_fixture.ts";
 import assert from "node:assert/strict";
 
 agents.setTracingDisabled(true);
@@ -56,7 +56,7 @@ Deno.test("OpenAI Agents: a run drives the set's tools through validation, timeo
   assert.equal(first.interruptions.length, 1);
   assert.equal(ran.remove, 0);
   // The set parked the call: its sealed record waits for the person's answer.
-  const record = records.get("call_6");
+  const record = waitingRecord(records, "call_6");
   assert.ok(record?.seal, "a sealed record is kept");
   assert.deepEqual([record.origin, record.input], ["approval", { path: "a.txt" }]);
   const stored = first.state.toString();
