@@ -42,8 +42,8 @@ export interface AiSdkTool<S> {
     input: unknown,
     options: { readonly toolCallId: string; readonly abortSignal?: AbortSignal },
   ): AsyncGenerator<unknown, void, undefined>;
-  /** What the model reads of an output: a parked call becomes a line of text. */
-  toModelOutput(options: { readonly output: unknown }): { type: "text"; value: string } | {
+  /** What the model reads of an output: this call's parked record becomes a line of text. */
+  toModelOutput(options: { readonly toolCallId: string; readonly output: unknown }): { type: "text"; value: string } | {
     type: "json";
     value: AiSdkJsonValue;
   };
@@ -80,7 +80,10 @@ export interface AiSdkBridge<S> {
  * `options.records`; answered with a `tool-approval-response`, the call
  * resumes from that record, once, or ends `execution-denied`. A call the
  * handler parks returns a {@linkcode ParkedOutput}: the record stays in
- * the messages and the host resumes it with `ToolSet.resume`. Progress
+ * the messages, and the host finds it with `parkedCall(output, { toolName,
+ * toolCallId })` of the tool result part (a tool's own output that looks
+ * like another call's record is not taken) and resumes it with
+ * `ToolSet.resume`. Progress
  * streams as preliminary results (`{ status: "progress", ... }`).
  *
  * @param toolset The set whose tools to bridge.
@@ -126,7 +129,7 @@ export function aiSdkTools<S>(toolset: ToolSet, helpers: AiSdkHelpers<S>, option
         // Progress goes out as the AI SDK's preliminary results, as it comes.
         yield valueOrThrow(yield* progressThenTerminal(callEvents(bridged, call, { signal: abortSignal })));
       },
-      toModelOutput: ({ output }) => modelOutput<AiSdkJsonValue>(output),
+      toModelOutput: ({ toolCallId, output }) => modelOutput<AiSdkJsonValue>(output, { toolName: name, toolCallId }),
     };
     toolApproval[name] = async (input, { toolCallId }) => {
       const parked = await askApproval(bridged, { id: toolCallId, name, arguments: input });

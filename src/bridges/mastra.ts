@@ -137,21 +137,30 @@ export function mastraTools<T>(
       id: name,
       description: descriptor.description,
       inputSchema: shownSchema(descriptor.inputSchema),
-      toModelOutput: modelOutput,
+      toModelOutput: (output) => modelOutput(output, { toolName: name }),
       async execute(input, context) {
         const { abortSignal: signal, writer } = context;
+        const toolCallId = context.agent?.toolCallId;
         const pause = context.agent ?? context.workflow ?? context;
-        const waiting = parkedCall(pause.suspendPayload);
+        // Only this tool's own record resumes: a payload naming another tool or call is not taken.
+        const waiting = parkedCall(pause.suspendPayload, { toolName: name, toolCallId });
         const events = waiting && pause.resumeData !== undefined
           ? resumeEvents(bridged, waiting, pause.resumeData, signal)
-          : callEvents(bridged, { id: context.agent?.toolCallId ?? "", name, arguments: input }, { signal });
+          : callEvents(bridged, { id: toolCallId ?? "", name, arguments: input }, { signal });
         const read = progressThenTerminal(events);
         let next = await read.next();
-        for (; !next.done; next = await read.next()) await writer?.write(next.value);
-        const value = valueOrThrow(next.value);
-        const record = parkedCall(value);
-        if (!record || !pause.suspend) return value;
-        await pause.suspend(value as ParkedOutput, { resumeSchema: JSON.stringify(record.resumeSchema) });
+        try {
+          for (; !next.done; next = await read.next()) await writer?.write(next.value);
+        } catch (error) {
+          // A writer that failed leaves the call unread: ending its stream cancels it, as it would any stream.
+          await events.return();
+          throw error;
+        }
+        const terminal = next.value;
+        const value = valueOrThrow(terminal);
+        // The set's terminal says whether the call parked; an output that looks like a parked call is data.
+        if (terminal.type !== "suspended" || !pause.suspend) return value;
+        await pause.suspend(value as ParkedOutput, { resumeSchema: JSON.stringify(terminal.suspended.resumeSchema) });
         return undefined;
       },
     });

@@ -19,26 +19,43 @@ export interface ParkedOutput {
   readonly suspended: SuspendedCall;
 }
 
+/** The tool result an output came from: a parked call's record names them both. */
+export interface ParkedCallOf {
+  /** The tool the result is of. */
+  readonly toolName: string;
+  /** The call's id, where the framework gives one. */
+  readonly toolCallId?: string;
+}
+
 /**
- * Reads a parked call's record back out of a bridged tool's output.
+ * Reads a parked call's record back out of a bridged tool's output. A
+ * tool's own output can look like a parked call (an MCP server's structured
+ * content, a record read from a database), so a record is taken only when
+ * it names the tool result's own tool and call. Only a sealed record proves
+ * that the set parked it.
  *
  * @param output A tool output, e.g. from the framework's tool result parts.
- * @returns The record, or `undefined` when the output is not a parked call.
+ * @param of The tool result's tool name, and its call id where the framework gives one.
+ * @returns The record, or `undefined` when the output is not a parked call of that tool and call.
  *
  * @example Find the record in a tool result
  * ```ts
  * import { parkedCall } from "@salvor/tools/ai-sdk";
  * import assert from "node:assert/strict";
  *
- * assert.equal(parkedCall({ sum: 3 }), undefined);
+ * assert.equal(parkedCall({ sum: 3 }, { toolName: "add", toolCallId: "1" }), undefined);
  * const suspended = { v: 1, callId: "1", tool: "rm", version: "1.0.0", input: {}, reason: "r", resumeSchema: {}, origin: "handler" } as const;
- * assert.equal(parkedCall({ status: "suspended", reason: "r", suspended })?.tool, "rm");
+ * const output = { status: "suspended", reason: "r", suspended };
+ * assert.equal(parkedCall(output, { toolName: "rm", toolCallId: "1" })?.tool, "rm");
+ * // The same output as another tool's result is that tool's own data.
+ * assert.equal(parkedCall(output, { toolName: "fetch_page", toolCallId: "1" }), undefined);
  * ```
  */
-export function parkedCall(output: unknown): SuspendedCall | undefined {
+export function parkedCall(output: unknown, of: ParkedCallOf): SuspendedCall | undefined {
   const parked = output as Partial<ParkedOutput> | null | undefined;
-  return typeof parked === "object" && parked !== null && parked.status === "suspended" &&
-      typeof parked.suspended === "object" && parked.suspended !== null
-    ? parked.suspended
-    : undefined;
+  if (typeof parked !== "object" || parked === null || parked.status !== "suspended") return undefined;
+  const record = parked.suspended;
+  if (typeof record !== "object" || record === null) return undefined;
+  const ours = record.tool === of.toolName && (of.toolCallId === undefined || record.callId === of.toolCallId);
+  return ours ? record : undefined;
 }
