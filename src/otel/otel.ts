@@ -72,6 +72,15 @@ function traceContext(span: Span): Record<string, string> | undefined {
   return tracestate ? { traceparent, tracestate } : { traceparent };
 }
 
+/** A value read through code the observer does not own; `undefined` when it throws. */
+function readOrUndefined(read: () => string | undefined): string | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Makes an observer that emits one span a call, named `execute_tool {tool}`,
  * with `gen_ai.operation.name`, `gen_ai.tool.name`, `gen_ai.tool.call.id`,
@@ -105,17 +114,20 @@ export function toolSpans(options: ToolSpansOptions = {}): CallObserver {
   const details = (call: ObservedCall): Attributes => {
     const attributes: Attributes = {
       "gen_ai.tool.call.id": call.callId,
-      "gen_ai.tool.type": toolType(call),
       // Read, never changed: the SDK copies an array attribute.
       "salvor.tool.effects": call.effects as string[],
     };
+    // What throws as it is read (a toolType of the host's, arguments JSON cannot carry, which the set refuses) is left
+    // out: the span is still stored, and so ended with its call.
+    const type = readOrUndefined(() => toolType(call));
+    if (type !== undefined) attributes["gen_ai.tool.type"] = type;
     if (call.descriptor) attributes["gen_ai.tool.description"] = call.descriptor.description;
     if (call.resumed) attributes["salvor.tool.resumed"] = true;
     if (call.attempt !== undefined) attributes["salvor.tool.attempt"] = call.attempt;
     if (includeArguments && call.arguments !== undefined) {
-      attributes["gen_ai.tool.call.arguments"] = typeof call.arguments === "string"
-        ? call.arguments
-        : JSON.stringify(call.arguments);
+      const args = call.arguments;
+      const text = typeof args === "string" ? args : readOrUndefined(() => JSON.stringify(args));
+      if (text !== undefined) attributes["gen_ai.tool.call.arguments"] = text;
     }
     return attributes;
   };

@@ -284,3 +284,36 @@ Deno.test("a no-op tracer adds no traceparent and fails nothing", async () => {
   const end = await tools.call({ id: "1", name: "echo_ext" });
   assert.deepEqual(end.type === "output" && end.result.output, {});
 });
+
+Deno.test("a span whose attributes throw as they are read still ends with its call, without them", async () => {
+  const { exporter, tracer } = tracing();
+  const echo = defineJsonTool({
+    name: "echo",
+    description: "Echoes.",
+    inputSchema: { type: "object" },
+    effects: [],
+    run: (input) => input,
+  });
+  const toolType = (call: { callId: string }) => {
+    if (call.callId === "typed") throw new Error("no type for this one");
+    return "function";
+  };
+  const tools = new ToolSet({ observer: toolSpans({ tracer, includeArguments: true, toolType }) }).register(echo);
+  const cyclic: Record<string, unknown> = { a: 1 };
+  cyclic.self = cyclic;
+  const ends = [
+    await tools.call({ id: "cyclic", name: "echo", arguments: cyclic }),
+    await tools.call({ id: "big", name: "echo", arguments: { n: 1n } }),
+    await tools.call({ id: "typed", name: "echo", arguments: {} }),
+  ];
+  assert.deepEqual(ends.map((end) => end.type), ["failed", "failed", "output"]);
+  const spans = exporter.getFinishedSpans();
+  assert.deepEqual(spans.map((span) => span.attributes["gen_ai.tool.call.id"]), ["cyclic", "big", "typed"]);
+  assert.deepEqual(spans.map((span) => span.attributes["gen_ai.tool.call.arguments"]), [undefined, undefined, "{}"]);
+  assert.deepEqual(spans.map((span) => span.attributes["gen_ai.tool.type"]), ["function", "function", undefined]);
+  assert.deepEqual(spans.map((span) => span.status.code), [
+    otelApi.SpanStatusCode.ERROR,
+    otelApi.SpanStatusCode.ERROR,
+    otelApi.SpanStatusCode.UNSET,
+  ]);
+});
