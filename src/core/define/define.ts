@@ -199,7 +199,7 @@ function isValibotSchema(value: unknown): value is ValibotSchema {
 function deriveOrRefuse(name: string, label: string, schema: ValibotSchema) {
   let derived: ReturnType<typeof deriveJsonSchema>;
   try {
-    derived = deriveJsonSchema(schema);
+    derived = deriveJsonSchema(schema, label === "output" ? "output" : "input");
   } catch (error) {
     // The conversion recurses: a schema nested thousands deep overflows the stack (a RangeError).
     throw new InvalidSpecError(
@@ -216,6 +216,12 @@ function deriveOrRefuse(name: string, label: string, schema: ValibotSchema) {
           message,
         })),
       },
+    );
+  }
+  if (derived.retyped.length > 0) {
+    throw new InvalidSpecError(
+      `Cannot define "${name}" as the JSON Schema of its ${label} cannot show what it returns: ${derived.retyped[0]}`,
+      { path: `/${label}` },
     );
   }
   return derived;
@@ -327,11 +333,14 @@ function metadataOf(options: ToolMetadata): ToolMetadata {
 /**
  * Defines a typed tool from Valibot schemas or any Standard Schema v1
  * (zod 4, ArkType, ...). For Valibot, the JSON Schema a model sees is
- * derived from the input schema (Draft 2020-12); Valibot stays the source
+ * derived from the input schema (Draft 2020-12), and the output's from
+ * what the output schema makes of a result; Valibot stays the source
  * of truth, so transforms and defaults apply before the handler runs. An
  * input that JSON cannot carry (a `Date`, `Map`, function, ...) is
- * refused; transforms and checks that JSON Schema cannot express are
- * listed in `warnings`. A Standard Schema validates through
+ * refused, and so is an output transformed to a type no schema after the
+ * transformation names; transforms and checks that JSON Schema cannot
+ * express (one past a second schema in a pipe included) are listed in
+ * `warnings`. A Standard Schema validates through
  * `~standard.validate` (sync or async), its issues become the same
  * diagnostics, and its JSON Schema comes from `inputJsonSchema` when given,
  * else from its own conversion (`~standard.jsonSchema`, zod's

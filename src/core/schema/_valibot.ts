@@ -16,13 +16,19 @@ export interface DerivedSchema {
   readonly jsonSchema: JsonSchema;
   /** Shapes JSON cannot carry (Date, Map, function, ...): the definition is refused. */
   readonly refusals: readonly string[];
+  /** Of an output: a transformation that changes the type after its pipe's last schema, whose result no JSON Schema shows. */
+  readonly retyped: readonly string[];
   /** Transforms and checks that run after validation but are not in the schema. */
   readonly warnings: readonly string[];
 }
 
-interface SchemaNode {
-  readonly type?: string;
-  readonly pipe?: readonly { readonly kind: string; readonly type: string }[];
+interface PipeItem {
+  readonly kind: string;
+  readonly type: string;
+  readonly pipe?: readonly PipeItem[];
+}
+
+interface SchemaNode extends PipeItem {
   readonly entries?: Record<string, SchemaNode>;
   readonly item?: SchemaNode;
   readonly items?: readonly SchemaNode[];
@@ -31,50 +37,91 @@ interface SchemaNode {
   readonly key?: SchemaNode;
   readonly value?: SchemaNode;
   readonly rest?: SchemaNode;
+  readonly getter?: (input: unknown) => SchemaNode;
 }
 
-/** Lists every transformation in a schema tree: JSON Schema has no word for them. */
-function collectTransformations(
-  node: SchemaNode,
-  path: string[],
-  seen: Set<SchemaNode>,
-  found: string[],
-): void {
-  if (seen.has(node)) return;
-  seen.add(node);
+// The transformations after which a value has another type, as the converter lists them: the JSON Schema of an input
+// stops before the first, and that of an output cannot follow one that comes after its pipe's last schema.
+const RETYPING = new Set([
+  "find_item",
+  "parse_json",
+  "raw_transform",
+  "reduce_items",
+  "stringify_json",
+  "to_bigint",
+  "to_boolean",
+  "to_date",
+  "to_number",
+  "to_string",
+  "transform",
+]);
+
+/** A pipe with the pipes it nests laid out in one list, as the converter reads it. */
+function flattened(pipe: readonly PipeItem[]): PipeItem[] {
+  return pipe.flatMap((item) => item.pipe ? flattened(item.pipe) : [item]);
+}
+
+/** What a walk of a schema tree finds that the derived JSON Schema does not show. */
+interface Unshown {
+  readonly side: "input" | "output";
+  readonly seen: Set<unknown>;
+  readonly retyped: string[];
+  readonly warnings: string[];
+}
+
+/** Walks a schema tree for what JSON Schema cannot show: transformations, and what the side's schema leaves out. */
+function collectUnshown(node: SchemaNode, path: string[], found: Unshown): void {
+  if (found.seen.has(node)) return;
+  found.seen.add(node);
   const at = toPointer(path) || "/";
-  for (const item of node.pipe ?? []) {
+  const pipe = flattened(node.pipe ?? []);
+  // Where the side's JSON Schema stops (an input's) or starts (an output's) reading the pipe.
+  const inputStop = pipe.findIndex((item, i) => i > 0 && (item.kind === "schema" || RETYPING.has(item.type)));
+  const outputStart = pipe.findLastIndex((item) => item.kind === "schema");
+  pipe.forEach((item, i) => {
     if (item.kind === "transformation") {
-      found.push(
+      if (found.side === "output" && i > outputStart && RETYPING.has(item.type)) {
+        found.retyped.push(
+          `the "${item.type}" transformation at ${at} changes the type after its pipe's last schema: end the pipe with a schema of what it returns`,
+        );
+      }
+      found.warnings.push(
         `The "${item.type}" transformation at ${at} runs after validation; the JSON Schema does not show it`,
       );
-    } else if (item.kind === "schema" && item !== node) {
-      collectTransformations(item as SchemaNode, path, seen, found);
+    } else if (found.side === "input" && inputStop !== -1 && i > inputStop && item.kind === "validation") {
+      found.warnings.push(
+        `The "${item.type}" check at ${at} follows a transformation or a second schema in its pipe; the JSON Schema does not show it`,
+      );
     }
-  }
-  for (const [key, entry] of Object.entries(node.entries ?? {})) {
-    collectTransformations(entry, [...path, key], seen, found);
-  }
+    if (item.kind === "schema" && item !== node) collectUnshown(item as SchemaNode, path, found);
+  });
+  for (const [key, entry] of Object.entries(node.entries ?? {})) collectUnshown(entry, [...path, key], found);
   for (const child of [node.item, node.rest, node.key, node.value]) {
-    if (child) collectTransformations(child, [...path, "*"], seen, found);
+    if (child) collectUnshown(child, [...path, "*"], found);
   }
-  (node.items ?? []).forEach((child, i) => collectTransformations(child, [...path, String(i)], seen, found));
-  for (const child of node.options ?? []) {
-    collectTransformations(child, path, seen, found);
+  (node.items ?? []).forEach((child, i) => collectUnshown(child, [...path, String(i)], found));
+  for (const child of node.options ?? []) collectUnshown(child, path, found);
+  if (node.wrapped) collectUnshown(node.wrapped, path, found);
+  // A lazy schema, read as the converter reads it (with no input); each getter once, as a recursive one returns a new
+  // schema on every read.
+  if (node.type === "lazy" && node.getter && !found.seen.has(node.getter)) {
+    found.seen.add(node.getter);
+    collectUnshown(node.getter(undefined), path, found);
   }
-  if (node.wrapped) collectTransformations(node.wrapped, path, seen, found);
 }
 
 /**
- * Converts a Valibot schema to the Draft 2020-12 JSON Schema of its input.
- * Nothing is printed: what cannot be converted comes back as data.
+ * Converts a Valibot schema to the Draft 2020-12 JSON Schema of its input
+ * (what a model sends, or a person answers) or of its output (what a
+ * handler's result becomes). Nothing is printed: what cannot be converted
+ * comes back as data.
  */
-export function deriveJsonSchema(schema: ValibotSchema): DerivedSchema {
+export function deriveJsonSchema(schema: ValibotSchema, side: "input" | "output"): DerivedSchema {
   const refusals: string[] = [];
   const warnings: string[] = [];
   const jsonSchema = toJsonSchema(schema as v.GenericSchema, {
     target: "draft-2020-12",
-    typeMode: "input",
+    typeMode: side,
     errorMode: "throw",
     overrideSchema(context) {
       if (!context.errors) return undefined;
@@ -91,8 +138,9 @@ export function deriveJsonSchema(schema: ValibotSchema): DerivedSchema {
       return context.jsonSchema;
     },
   }) as JsonSchema;
-  collectTransformations(schema as SchemaNode, [], new Set(), warnings);
-  return { jsonSchema, refusals, warnings: [...new Set(warnings)] };
+  const found: Unshown = { side, seen: new Set(), retyped: [], warnings };
+  collectUnshown(schema as unknown as SchemaNode, [], found);
+  return { jsonSchema, refusals, retyped: found.retyped, warnings: [...new Set(warnings)] };
 }
 
 const TYPE_ISSUES = new Set([

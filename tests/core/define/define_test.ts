@@ -74,6 +74,54 @@ Deno.test("defineTool() lists transforms and custom checks as warnings", () => {
   assert.ok(tool.warnings.some((w) => /"check" check/.test(w)), tool.warnings.join("\n"));
 });
 
+Deno.test("defineTool() warns of the checks its input's JSON Schema leaves out: past a second schema, in a nested pipe, behind a lazy schema", () => {
+  const tool = defineTool({
+    name: "unlock",
+    description: "Unlocks.",
+    inputSchema: v.object({
+      pin: v.pipe(v.string(), v.pipe(v.string(), v.length(4))),
+      code: v.pipe(v.unknown(), v.string(), v.minLength(4)),
+      n: v.lazy(() => v.pipe(v.string(), v.transform(Number), v.number(), v.minValue(10))),
+    }),
+    effects: [],
+    run: () => ({}),
+  });
+  const warned = (pattern: RegExp) => assert.ok(tool.warnings.some((w) => pattern.test(w)), tool.warnings.join("\n"));
+  warned(/"length" check at \/pin follows a transformation or a second schema/);
+  warned(/"min_length" check at \/code follows a transformation or a second schema/);
+  warned(/"transform" transformation at \/n/);
+  warned(/"min_value" check at \/n follows a transformation or a second schema/);
+});
+
+Deno.test("defineTool() shows a Valibot output as what the handler's result becomes", async () => {
+  const tool = defineTool({
+    name: "count",
+    description: "Counts.",
+    inputSchema: v.object({}),
+    outputSchema: v.object({ count: v.pipe(v.string(), v.transform(Number), v.number()) }),
+    effects: [],
+    run: () => ({ count: "5" }),
+  });
+  assert.deepEqual((tool.descriptor.outputSchema as { properties: unknown }).properties, { count: { type: "number" } });
+  const end = await new ToolSet().register(tool).call({ id: "1", name: "count" });
+  assert.deepEqual(end.type === "output" && end.result.output, { count: 5 });
+});
+
+Deno.test("defineTool() refuses an output transformed to a type no schema after the transformation names", () => {
+  assertDefinitionRefused(
+    () =>
+      defineTool({
+        name: "count",
+        description: "Counts.",
+        inputSchema: v.object({}),
+        outputSchema: v.object({ count: v.pipe(v.string(), v.transform(Number)) }),
+        effects: [],
+        run: () => ({ count: "5" }),
+      }),
+    /its output cannot show what it returns: the "transform" transformation at \/count changes the type/,
+  );
+});
+
 Deno.test("defineTool() refuses an input, output or run of the wrong kind", () => {
   const input = v.object({});
   assertDefinitionRefused(

@@ -58,6 +58,27 @@ Deno.test("A suspension whose Valibot resume schema holds checks JSON Schema can
   if (end.type === "failed") assert.match(end.failure.message, /resumeSchema/);
 });
 
+Deno.test("A suspension whose Valibot resume schema checks past a second schema, or behind a lazy one, is a contract failure", async () => {
+  // Each JSON Schema the record would keep misses a check: a resume would take { pin: "1" }, { pin: 12 }, { n: "5" }.
+  const unshown = {
+    "a nested pipe": v.object({ pin: v.pipe(v.string(), v.pipe(v.string(), v.length(4))) }),
+    "a pipe of two schemas": v.object({ pin: v.pipe(v.unknown(), v.string(), v.minLength(4)) }),
+    "a lazy schema": v.object({ n: v.lazy(() => v.pipe(v.string(), v.transform(Number), v.number(), v.minValue(10))) }),
+  };
+  for (const [label, resumeSchema] of Object.entries(unshown)) {
+    const tool = defineTool({
+      name: "ask",
+      description: "Asks.",
+      inputSchema: v.object({}),
+      effects: [],
+      run: () => suspend({ reason: "Which?", resumeSchema }),
+    });
+    const end = await new ToolSet().register(tool).call({ id: "1", name: "ask" });
+    assert.equal(end.type === "failed" && end.failure.kind, "contract", label);
+    if (end.type === "failed") assert.match(end.failure.message, /declare it as the tool's resumeSchema/, label);
+  }
+});
+
 Deno.test("A suspension with no resume schema in a tool that declares none is a contract failure", async () => {
   const tool = defineTool({
     name: "ask",
