@@ -77,6 +77,9 @@ export interface ToolFailure {
 /** The longest `modelText` a failure carries, in characters. */
 export const MAX_MODEL_TEXT = 2000;
 
+/** The most characters of a HandlerError's code a failure keeps. */
+const MAX_CODE = 200;
+
 /**
  * Bounds a text for a model: cut at {@linkcode MAX_MODEL_TEXT} characters
  * with a marker, never inside a surrogate pair.
@@ -138,9 +141,10 @@ export function toolFailure(
 
 /**
  * Turns whatever a handler threw into a `handler` failure. A
- * {@linkcode HandlerError} keeps its retry hint, code and model text; for
- * anything else the model reads only the first line of the message, never
- * a stack.
+ * {@linkcode HandlerError} keeps its retry hint, code (up to 200
+ * characters) and model text; for anything else the model reads only the
+ * first line of the message, never a stack. The failure's message holds the
+ * thrown message's first line, up to 500 characters.
  *
  * @param tool The tool's name, for the messages.
  * @param thrown What the handler threw (an `Error`, a string, `undefined`, ...).
@@ -162,11 +166,17 @@ export function failureFromThrown(tool: string, thrown: unknown): ToolFailure {
     const modelText = thrownField(thrown, "modelText");
     const retryable = thrownField(thrown, "retryable");
     const code = thrownField(thrown, "code");
-    return toolFailure("handler", `Tool "${tool}" failed: ${textField(thrown, "message") ?? "a HandlerError"}`, {
-      ...(typeof modelText === "string" ? { modelText } : {}),
-      ...(typeof retryable === "boolean" ? { retryable } : {}),
-      ...(typeof code === "string" ? { code } : {}),
-    });
+    // Bounded as any thrown value's: a handler may put an upstream answer of any length in its message or code.
+    const message = textField(thrown, "message");
+    return toolFailure(
+      "handler",
+      `Tool "${tool}" failed: ${message === undefined ? "a HandlerError" : firstLine(message)}`,
+      {
+        ...(typeof modelText === "string" ? { modelText } : {}),
+        ...(typeof retryable === "boolean" ? { retryable } : {}),
+        ...(typeof code === "string" ? { code: boundText(code, MAX_CODE) } : {}),
+      },
+    );
   }
   return toolFailure("handler", `Tool "${tool}" failed: ${detailOf(thrown)}`);
 }

@@ -85,6 +85,19 @@ Deno.test("failureFromThrown() keeps a HandlerError's retryable, code and model 
   });
 });
 
+Deno.test("failureFromThrown() bounds a HandlerError's message and code, and never cuts a surrogate pair", () => {
+  const failure = failureFromThrown(
+    "fetch",
+    new HandlerError(`upstream said ${"x".repeat(5_000_000)}`, { code: "E".repeat(5_000_000) }),
+  );
+  assert.ok(failure.message.length < 600, String(failure.message.length));
+  assert.ok(failure.modelText.length <= MAX_MODEL_TEXT);
+  assert.ok(failure.code !== undefined && failure.code.length <= 200, String(failure.code?.length));
+  // An emoji across the 500th character of a first line is kept whole or left out, never halved.
+  const split = failureFromThrown("fetch", new Error(`${"y".repeat(499)}\u{1F600}${"z".repeat(100)}`));
+  assert.ok(split.modelText.isWellFormed() && split.message.isWellFormed());
+});
+
 Deno.test("failureFromThrown() turns a string, undefined, null, a number or an object into a handler failure", () => {
   const cases: [unknown, string][] = [
     ["disk on fire", 'Tool "t" failed: disk on fire'],
