@@ -73,36 +73,128 @@ export function checkDescriptor(descriptor: unknown, provider: string): void {
   );
 }
 
-/** Tells whether a schema certainly accepts `null` (following local references). */
-export function acceptsNull(schema: unknown, root: JsonSchema, seen: ReadonlySet<string> = new Set()): boolean {
-  if (schema === true) return true;
-  if (!isRecord(schema)) return false;
-  if (typeof schema.$ref === "string") {
-    if (seen.has(schema.$ref)) return false;
-    const target = resolveLocalRef(root, schema.$ref);
-    return acceptsNull(target, root, new Set([...seen, schema.$ref]));
+/** Whether a schema accepts `null`: `true`, `false`, or `undefined` when it cannot tell. */
+export type NullAnswer = boolean | undefined;
+
+// The answers that hold however a node is reached (none met a cycle), per frozen root: every descriptor's schema is
+// frozen, so its projection and each restore of its calls read a node once. Another root is read afresh each time.
+const settledAnswers = new WeakMap<object, WeakMap<object, NullAnswer>>();
+
+// The conjunction of keywords' answers: one refusal refuses, one unknown leaves it unknown.
+function all(answers: readonly NullAnswer[]): NullAnswer {
+  return answers.includes(false) ? false : answers.includes(undefined) ? undefined : true;
+}
+
+// An answer two readings of a schema agree on, and otherwise none.
+function agreed(a: NullAnswer, b: NullAnswer): NullAnswer {
+  return a === b ? a : undefined;
+}
+
+/**
+ * Reads whether schema nodes accept `null`, each node once: references
+ * shared by many paths cost one reading, and a reference cycle (a schema
+ * applying itself to the same value) cannot be told.
+ */
+class NullReading {
+  readonly #root: JsonSchema;
+  readonly #settled: WeakMap<object, NullAnswer>;
+  // This reading's answers met through a cycle: they hold for it, not for a reading that starts elsewhere.
+  readonly #cyclic = new WeakMap<object, NullAnswer>();
+  readonly #open = new Set<object>();
+  #metCycle = false;
+
+  constructor(root: JsonSchema) {
+    this.#root = root;
+    const frozen = typeof root === "object" && Object.isFrozen(root);
+    this.#settled = (frozen ? settledAnswers.get(root) : undefined) ?? new WeakMap();
+    if (frozen) settledAnswers.set(root, this.#settled);
   }
-  if (schema.type !== undefined && !typesOf(schema).includes("null")) return false;
-  if ("const" in schema && schema.const !== null) return false;
-  if (Array.isArray(schema.enum) && !schema.enum.includes(null)) return false;
-  for (const keyword of ["anyOf", "oneOf"]) {
-    const branches = schema[keyword];
-    if (Array.isArray(branches) && !branches.some((branch) => acceptsNull(branch, root, seen))) return false;
+
+  answer(schema: unknown): NullAnswer {
+    if (typeof schema === "boolean") return schema;
+    if (!isRecord(schema)) return undefined;
+    if (this.#settled.has(schema)) return this.#settled.get(schema);
+    if (this.#open.has(schema) || this.#cyclic.has(schema)) {
+      // An answer met through a cycle holds only for this reading, and so does every answer built on it.
+      this.#metCycle = true;
+      return this.#cyclic.get(schema);
+    }
+    const outer = this.#metCycle;
+    this.#metCycle = false;
+    this.#open.add(schema);
+    const answer = this.#read(schema);
+    this.#open.delete(schema);
+    (this.#metCycle ? this.#cyclic : this.#settled).set(schema, answer);
+    this.#metCycle ||= outer;
+    return answer;
   }
-  if (Array.isArray(schema.allOf) && !schema.allOf.every((branch) => acceptsNull(branch, root, seen))) return false;
-  return schema.not === undefined && schema.if === undefined;
+
+  #read(schema: SchemaNode): NullAnswer {
+    const own = this.#own(schema);
+    if (typeof schema.$ref !== "string") return own;
+    const target = resolveLocalRef(this.#root, schema.$ref);
+    const referenced = target === undefined ? undefined : this.answer(target);
+    // Draft-07 ignores the keywords beside $ref, 2020-12 applies them: the answer must hold both ways.
+    return agreed(referenced, all([referenced, own]));
+  }
+
+  // What the node's keywords other than $ref say.
+  #own(schema: SchemaNode): NullAnswer {
+    // Any of these refuses null whatever the rest says.
+    if (schema.type !== undefined && !typesOf(schema).includes("null")) return false;
+    if ("const" in schema && schema.const !== null) return false;
+    if (Array.isArray(schema.enum) && !schema.enum.includes(null)) return false;
+    if (schema.$dynamicRef !== undefined || schema.$recursiveRef !== undefined) return undefined;
+    const answers: NullAnswer[] = [];
+    const anyOf = this.#branches(schema.anyOf);
+    if (anyOf) answers.push(anyOf.includes(true) ? true : anyOf.includes(undefined) ? undefined : false);
+    const oneOf = this.#branches(schema.oneOf);
+    if (oneOf) {
+      const accepting = oneOf.filter((answer) => answer === true).length;
+      answers.push(accepting > 1 ? false : oneOf.includes(undefined) ? undefined : accepting === 1);
+    }
+    const allOf = this.#branches(schema.allOf);
+    if (allOf) answers.push(all(allOf));
+    if (schema.not !== undefined) {
+      const not = this.answer(schema.not);
+      answers.push(not === undefined ? undefined : !not);
+    }
+    if (schema.if !== undefined) {
+      const then = schema.then === undefined ? true : this.answer(schema.then);
+      const otherwise = schema.else === undefined ? true : this.answer(schema.else);
+      const condition = this.answer(schema.if);
+      // Draft-06 and earlier ignore the conditionals: the answer must hold both ways.
+      answers.push(agreed(true, condition === undefined ? agreed(then, otherwise) : condition ? then : otherwise));
+    }
+    return all(answers);
+  }
+
+  #branches(list: unknown): NullAnswer[] | undefined {
+    return Array.isArray(list) ? list.map((branch) => this.answer(branch)) : undefined;
+  }
+}
+
+/**
+ * Tells whether a schema accepts `null` (following local references):
+ * `true` or `false` when that is certain, `undefined` when it cannot tell
+ * (a reference that does not resolve or loops, `$dynamicRef`, or keywords
+ * the drafts read differently and that decide it).
+ */
+export function acceptsNull(schema: unknown, root: JsonSchema): NullAnswer {
+  return new NullReading(root).answer(schema);
 }
 
 /**
  * Tells whether OpenAI strict mode turns this property of an object node
- * from optional into required-and-nullable: it is optional and does not
- * already accept `null`. The projection and the dispatcher's restore both
- * decide with this one rule, so they cannot disagree.
+ * from optional into required-and-nullable: it is optional and certainly
+ * refuses `null`. One whose answer cannot be told is left as it is. The
+ * projection and the dispatcher's restore both decide with this one rule,
+ * so they cannot disagree.
  */
 export function madeNullable(node: SchemaNode, key: string, root: JsonSchema): boolean {
   const properties = isRecord(node.properties) ? node.properties : {};
   const required = Array.isArray(node.required) ? node.required : [];
-  return Object.hasOwn(properties, key) && !required.includes(key) && !acceptsNull(properties[key], root);
+  return Object.hasOwn(properties, key) && !required.includes(key) && acceptsNull(properties[key], root) === false;
 }
 
 /** Collects warnings and problems as a projection walks a schema. */

@@ -461,3 +461,139 @@ Deno.test("toOpenAITool() reads a reference whose percent-encoding is malformed 
     JSON.parse(JSON.stringify(unresolved)),
   );
 });
+
+Deno.test("toOpenAITool() keeps a null the schema accepts through not or if, and ToolSet.call() with openai-strict keeps it", async () => {
+  const schema = {
+    type: "object",
+    properties: {
+      id: { type: "string" },
+      note: { type: ["string", "null"], not: { const: "" } },
+      title: { type: ["string", "null"], if: { type: "string" }, then: { minLength: 1 } },
+    },
+    required: ["id"],
+    additionalProperties: false,
+  };
+  const { tool } = toOpenAITool(descriptorOf(schema));
+  assert.deepEqual(tool.function.parameters.properties, {
+    id: { type: "string" },
+    note: { type: ["string", "null"] },
+    title: { type: ["string", "null"] },
+  });
+  const end = await echo(schema, { id: "a", note: null, title: null }, openAIStrict);
+  assert.deepEqual(end.type === "output" && end.result.output, { input: { id: "a", note: null, title: null } });
+});
+
+Deno.test("toOpenAITool() leaves as it is an optional property it cannot tell accepts null, and restore keeps its null", async () => {
+  // A draft-07 reader ignores the siblings of $ref and a 2020-12 one applies them, so the two disagree on null.
+  const schema = {
+    type: "object",
+    properties: { note: { type: ["string", "null"], not: { $ref: "#/$defs/text", type: "string" } } },
+    additionalProperties: false,
+    $defs: { text: { type: ["string", "null"] } },
+  };
+  const { tool, warnings } = toOpenAITool(descriptorOf(schema));
+  assert.deepEqual(tool.function.parameters.properties, { note: { type: ["string", "null"] } });
+  assert.deepEqual(warnings.map((w) => [w.path, w.keyword]), [
+    ["/inputSchema/properties/note/not", "not"],
+    ["/inputSchema/properties/note", "required"],
+  ]);
+  assert.match(warnings[1].message, /^Kept the optional property as it is/);
+  const end = await echo(schema, { note: null }, openAIStrict);
+  assert.deepEqual(end.type === "output" && end.result.output, { input: { note: null } });
+});
+
+Deno.test("toOpenAITool() adds null to an enum without listing it twice in type", () => {
+  const schema = {
+    type: "object",
+    properties: { unit: { type: ["string", "null"], enum: ["c", "f"] } },
+    additionalProperties: false,
+  };
+  const { tool } = toOpenAITool(descriptorOf(schema));
+  assert.deepEqual(tool.function.parameters.properties, { unit: { type: ["string", "null"], enum: ["c", "f", null] } });
+  assert.doesNotThrow(() => compileSchema(tool.function.parameters));
+});
+
+Deno.test("ToolSet.call() with projection openai-strict picks the branch a constant behind $ref names, and keeps a null another branch would remove", async () => {
+  const schema = {
+    type: "object",
+    properties: {
+      op: {
+        anyOf: [
+          {
+            type: "object",
+            properties: { kind: { $ref: "#/$defs/keep" }, note: { type: "string" } },
+            required: ["kind"],
+            additionalProperties: false,
+          },
+          {
+            type: "object",
+            properties: { kind: { $ref: "#/$defs/clear" }, note: { type: "null" } },
+            required: ["kind", "note"],
+            additionalProperties: false,
+          },
+        ],
+      },
+    },
+    required: ["op"],
+    additionalProperties: false,
+    $defs: { keep: { const: "keep" }, clear: { const: "clear" } },
+  };
+  const clear = await echo(schema, { op: { kind: "clear", note: null } }, openAIStrict);
+  assert.deepEqual(clear.type === "output" && clear.result.output, { input: { op: { kind: "clear", note: null } } });
+  const keep = await echo(schema, { op: { kind: "keep", note: null } }, openAIStrict);
+  assert.deepEqual(keep.type === "output" && keep.result.output, { input: { op: { kind: "keep" } } });
+  // Two branches fit {"kind":"x"}: only one would remove the null, so it stays.
+  const both = {
+    type: "object",
+    properties: {
+      op: {
+        anyOf: [
+          { type: "object", properties: { kind: { type: "string" }, note: { type: "string" } }, required: ["kind"] },
+          { type: "object", properties: { kind: { type: "string" }, note: { type: "null" } }, required: ["kind"] },
+        ],
+      },
+    },
+  };
+  const kept = await echo(both, { op: { kind: "x", note: null } }, openAIStrict);
+  assert.deepEqual(kept.type === "output" && kept.result.output, { input: { op: { kind: "x", note: null } } });
+});
+
+Deno.test("toOpenAITool() and ToolSet.call() with openai-strict read a diamond of references in time linear in the schema", async () => {
+  // Each definition refers to the next twice: 2^n paths through n + 1 definitions.
+  const diamond = (n: number) => {
+    const $defs: Record<string, unknown> = { [`d${n}`]: { type: "string" } };
+    for (let i = 0; i < n; i++) {
+      $defs[`d${i}`] = { anyOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] };
+    }
+    return { type: "object", properties: { p: { $ref: "#/$defs/d0" } }, additionalProperties: false, $defs };
+  };
+  const started = performance.now();
+  const { tool } = toOpenAITool(descriptorOf(diamond(24)), { onUnsupported: "non_strict" });
+  assert.deepEqual(tool.function.parameters.properties, { p: { anyOf: [{ $ref: "#/$defs/d0" }, { type: "null" }] } });
+  // Registering compiles the schema, which bounds how far its references expand.
+  const end = await echo(diamond(14), '{"p":null}', openAIStrict);
+  assert.deepEqual(end.type === "output" && end.result.output, { input: {} });
+  const ms = performance.now() - started;
+  assert.ok(ms < 1_000, `${ms} ms`);
+});
+
+Deno.test("toOpenAITool() gives each caller warnings and problems no earlier caller can change", () => {
+  const descriptor = descriptorOf({ type: "object", properties: { q: { type: "string" } } });
+  const first = toOpenAITool(descriptor);
+  assert.throws(() => {
+    (first.warnings[0] as { message: string }).message = "changed";
+  }, TypeError);
+  assert.match(toOpenAITool(descriptor).warnings[0].message, /^Closed the object/);
+  const problemsOf = () => {
+    try {
+      toOpenAITool(fixtureDescriptor("maps"));
+    } catch (error) {
+      return (error as ProjectionError).problems;
+    }
+    throw new Error("expected a ProjectionError");
+  };
+  assert.throws(() => {
+    (problemsOf()[0] as { path: string }).path = "/nowhere";
+  }, TypeError);
+  assert.equal(problemsOf()[0].path, "/inputSchema/properties/headers/additionalProperties");
+});

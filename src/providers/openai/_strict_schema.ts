@@ -5,6 +5,7 @@
 import type { ProjectionWarning } from "../projection.ts";
 import type { JsonSchema } from "../../core/schema/schema.ts";
 import {
+  acceptsNull,
   Findings,
   type KeywordTable,
   madeNullable,
@@ -111,7 +112,9 @@ function orNull(schema: unknown): unknown {
     }
     return { anyOf: [schema, { type: "null" }] };
   }
-  const out: Record<string, unknown> = { ...schema, type: [...typesOf(schema), "null"] };
+  // The type may list null already, when another keyword (an enum, a const, a not) is what refuses it.
+  const types = typesOf(schema);
+  const out: Record<string, unknown> = { ...schema, type: types.includes("null") ? types : [...types, "null"] };
   if (Array.isArray(schema.enum)) out.enum = [...schema.enum, null];
   return out;
 }
@@ -171,7 +174,9 @@ function strictObject(
       findings.warn(
         at,
         "required",
-        "The optional property already accepts null, so strict mode can only send a value or null for it, never leave it out",
+        acceptsNull((node.properties as SchemaNode)[key], root)
+          ? "The optional property already accepts null, so strict mode can only send a value or null for it, never leave it out"
+          : "Kept the optional property as it is, as whether its schema accepts null cannot be told: strict mode always sends a value for it, never leaves it out",
       );
     }
   }
@@ -307,8 +312,9 @@ export function strictSchemaOf(inputSchema: JsonSchema): StrictSchema {
   }
   const result: StrictSchema = Object.freeze({
     schema: findings.problems.length === 0 ? schema : undefined,
-    warnings: Object.freeze(findings.warnings),
-    problems: Object.freeze(findings.problems),
+    // Frozen to the last object: a cached result is handed to every caller.
+    warnings: Object.freeze(findings.warnings.map((warning) => Object.freeze(warning))),
+    problems: Object.freeze(findings.problems.map((problem) => Object.freeze(problem))),
   });
   if (typeof inputSchema === "object" && Object.isFrozen(inputSchema)) strictCache.set(inputSchema, result);
   return result;

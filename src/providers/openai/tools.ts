@@ -67,7 +67,9 @@ export type OpenAITool<Api extends OpenAIApi> = Api extends "responses" ? OpenAI
  * a Responses API tool (`{ type: "function", name, ... }`).
  *
  * Strict mode (the default) rewrites the schema the way Structured Outputs
- * requires: every property required, optional ones made nullable,
+ * requires: every property required, optional ones made nullable (one that
+ * already accepts `null`, or whose schema cannot be told to refuse it, is
+ * left as it is, with a warning that it can no longer be left out),
  * `additionalProperties: false` on every object, `const` as a one-value
  * `enum`. Dispatch turns the `null` a strict model sends for a left-out
  * property back into absence when the call is made with
@@ -166,8 +168,10 @@ export function toOpenAITool<Api extends OpenAIApi = "chat_completions">(
 /**
  * Reads back what a model shown a strict projection sent: the `null` it
  * writes for each optional property strict mode made nullable becomes
- * absent again (only where the tool's own schema refuses `null`, so no
- * valid value changes meaning). Pass it as a call's `projection`.
+ * absent again (only where the tool's own schema certainly refuses `null`,
+ * and, for a value that fits several union branches, every one of them
+ * does, so no valid value changes meaning). Pass it as a call's
+ * `projection`.
  *
  * @example Dispatch a strict model's call
  * ```ts
