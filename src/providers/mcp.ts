@@ -90,8 +90,9 @@ export type McpFailureMeta = Pick<ToolFailure, "kind" | "uncertain" | "retryable
 
 /**
  * Reads a tool's contract from an MCP tool's `_meta`, as a Salvor server
- * writes it. What a server sends is untrusted, so anything malformed reads
- * as no contract at all.
+ * writes it. What a server sends is untrusted, so anything malformed (an
+ * effect listed twice, semantics `describeTool` would refuse) reads as no
+ * contract at all; semantics fields it does not know are left out.
  *
  * @param meta The tool's `_meta`, as listed.
  * @returns The effects and semantics, or `undefined`.
@@ -113,11 +114,17 @@ export function readMcpToolContract(meta: unknown): Omit<McpToolContract, "versi
   const contract = isRecord(meta) ? meta[MCP_CONTRACT_META_KEY] : undefined;
   if (!isRecord(contract) || !Array.isArray(contract.effects) || !isRecord(contract.semantics)) return undefined;
   const { effects, semantics } = contract;
-  if (!effects.every(isWellFormedEffect)) return undefined;
+  // A contract describeTool would refuse reads as none, so the tool is read from its annotations rather than dropped;
+  // of the semantics only the known fields are copied, as another (even "__proto__") would be refused.
+  if (!effects.every(isWellFormedEffect) || new Set(effects).size !== effects.length) return undefined;
+  const known: Record<string, string> = {};
   for (const [key, values] of Object.entries(SEMANTIC_VALUES)) {
-    if (!values.includes(semantics[key] as string)) return undefined;
+    const value = semantics[key];
+    if (typeof value !== "string" || !values.includes(value)) return undefined;
+    known[key] = value;
   }
-  return { effects: [...effects], semantics: { ...semantics } as unknown as ExecutionSemantics };
+  if (known.idempotency === "non_idempotent" && known.retry === "automatic") return undefined;
+  return { effects: [...effects], semantics: known as unknown as ExecutionSemantics };
 }
 
 /**

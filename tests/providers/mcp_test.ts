@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { ToolSpec } from "../../mod.ts";
 import { describeTool } from "../../dyn.ts";
-import { toMcpTool } from "../../providers.ts";
+import { readMcpToolContract, toMcpTool } from "../../providers.ts";
 import golden from "./fixtures/projection_goldens/mcp.json" with { type: "json" };
 import { projectAll } from "./fixtures/projection.ts";
 import { SCHEMAS } from "./fixtures/projection_schemas.ts";
@@ -81,4 +81,16 @@ Deno.test("toMcpTool() leaves out an output schema that is not an object, with a
 Deno.test("toMcpTool() takes a spec without resolved semantics and derives them from the effects", () => {
   const spec = { name: "peek", description: "Peeks.", inputSchema: { type: "object" }, effects: ["fs.read"] };
   assert.equal(toMcpTool(spec as never).tool.annotations.idempotentHint, true);
+});
+
+Deno.test("readMcpToolContract() copies only the known semantics, and reads duplicate effects or semantics describeTool refuses as no contract", () => {
+  const semantics = { idempotency: "idempotent", retry: "automatic", concurrency: "parallel" };
+  const extra = JSON.parse(`{"priority":"high","__proto__":{"x":1},${JSON.stringify(semantics).slice(1)}`);
+  const read = readMcpToolContract({ "salvor/contract": { effects: ["fs.read"], semantics: extra } });
+  assert.deepEqual(read, { effects: ["fs.read"], semantics });
+  assert.deepEqual(Object.keys(read?.semantics ?? {}), ["idempotency", "retry", "concurrency"]);
+  assert.doesNotThrow(() => describeTool({ name: "t", description: "d", inputSchema: { type: "object" }, ...read! }));
+  assert.equal(readMcpToolContract({ "salvor/contract": { effects: ["fs.read", "fs.read"], semantics } }), undefined);
+  const retried = { ...semantics, idempotency: "non_idempotent" };
+  assert.equal(readMcpToolContract({ "salvor/contract": { effects: ["fs.write"], semantics: retried } }), undefined);
 });
