@@ -135,3 +135,29 @@ Deno.test("toGeminiFunction() refuses a reference whose percent-encoding is malf
   // `%2F` is a slash within the member's name, not a step.
   assert.deepEqual(toGeminiFunction(raw("#/$defs/x%2Fy")).tool.parameters?.properties, { a: { type: "STRING" } });
 });
+
+Deno.test("toGeminiFunction() keeps a one-branch union beside a node's own properties as anyOf, so the declaration still requires them", () => {
+  const { tool, warnings } = toGeminiFunction(descriptorOf({
+    type: "object",
+    properties: {
+      user: {
+        description: "Who.",
+        properties: { id: { type: "string" } },
+        required: ["id"],
+        anyOf: [{ type: "object", properties: { email: { type: "string" } }, required: ["email"] }],
+      },
+      name: { description: "A name.", anyOf: [{ type: "string" }, { type: "null" }] },
+    },
+    required: ["user"],
+  }));
+  assert.deepEqual(tool.parameters?.properties, {
+    user: {
+      description: "Who.",
+      properties: { id: { type: "STRING" } },
+      required: ["id"],
+      anyOf: [{ type: "OBJECT", properties: { email: { type: "STRING" } }, required: ["email"] }],
+    },
+    name: { type: "STRING", description: "A name.", nullable: true },
+  });
+  assert.deepEqual(warnings, []);
+});

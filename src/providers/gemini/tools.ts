@@ -228,7 +228,11 @@ function unionOf(node: SchemaNode, path: string, out: GeminiSchema, walk: Walk):
   if (branches.length === 0) return;
   const real = branches.filter((branch) => !(branch.type === "NULL" && Object.keys(branch).length === 1));
   if (real.length < branches.length) out.nullable = true;
-  if (real.length === 1 && out.type === undefined && out.anyOf === undefined) Object.assign(out, real[0]);
+  // One branch left is merged into the node, unless that would overwrite what the node says itself (its own
+  // properties, required or description): then it stays a union, which Gemini reads beside them.
+  const merges = real.length === 1 && out.type === undefined && out.anyOf === undefined &&
+    Object.keys(real[0]).every((keyword) => !Object.hasOwn(out, keyword));
+  if (merges) Object.assign(out, real[0]);
   else out.anyOf = [...(out.anyOf ?? []), ...real];
 }
 
