@@ -30,3 +30,20 @@ export function turnList(turn: unknown, noun: string, field: string): unknown[] 
     }`,
   );
 }
+
+/**
+ * The named fields of one item of the turn, each read once, so that a
+ * getter cannot show the checks one value and the call another. What is
+ * not an object has none of them.
+ *
+ * @returns The fields, or `undefined` when one throws as it is read.
+ */
+export function readFields<K extends string>(item: unknown, fields: readonly K[]): { [F in K]?: unknown } | undefined {
+  try {
+    return Object.fromEntries(fields.map((field) => [field, isRecord(item) ? item[field] : undefined])) as {
+      [F in K]?: unknown;
+    };
+  } catch {
+    return undefined;
+  }
+}

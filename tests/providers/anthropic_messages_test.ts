@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Anthropic } from "../dev_deps.ts";
 import { type BatchRecord, resumeBatch, runBatch } from "../../mod.ts";
 import { anthropicCalls, anthropicResults } from "../../providers.ts";
-import { PDF, PNG, turnTools } from "./fixtures/turn.ts";
+import { PDF, PNG, turnTools, withGetter } from "./fixtures/turn.ts";
 
 const MESSAGE: Pick<Anthropic.Message, "role" | "content"> = {
   role: "assistant",
@@ -90,4 +90,15 @@ Deno.test("anthropicResults() refuses an image type the API does not take, with 
   }]);
   assert.match(message.content[0].content[0].type === "text" ? message.content[0].content[0].text : "", /svg/);
   assert.equal(warnings.length, 1);
+});
+
+Deno.test("anthropicCalls() reads each field of a block once, and leaves out with a warning a block whose field throws as it is read", () => {
+  const flips = withGetter({ type: "tool_use", name: "get_weather", input: {} }, "id", "toolu_1", 42);
+  assert.deepEqual(anthropicCalls({ content: [flips] } as never).calls, [
+    { id: "toolu_1", name: "get_weather", arguments: {} },
+  ]);
+  const throws = withGetter({ type: "tool_use", id: "toolu_2" }, "input", new RangeError("boom"), {});
+  assert.deepEqual(anthropicCalls({ content: [throws] } as never).warnings, [
+    "content[0] was left out: a field of it throws as it is read",
+  ]);
 });

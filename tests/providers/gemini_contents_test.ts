@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Content } from "../dev_deps.ts";
 import { type BatchRecord, resumeBatch, runBatch } from "../../mod.ts";
 import { geminiCalls, geminiResults } from "../../providers.ts";
-import { PDF, PNG, turnTools } from "./fixtures/turn.ts";
+import { PDF, PNG, turnTools, withGetter } from "./fixtures/turn.ts";
 
 /** Gemini may send calls without ids: results then match by name and order. */
 const CONTENT: Content = {
@@ -83,4 +83,40 @@ Deno.test("geminiResults() sends text a handler wrote beside its structured outp
     terminal: { type: "output", result: { content: [{ type: "text", text: "12 bytes" }], output: { size: 12 } } },
   }]);
   assert.deepEqual(content.parts[0].functionResponse.response, { output: { size: 12 }, content: "12 bytes" });
+});
+
+Deno.test("geminiCalls() makes ids no real id of the turn can equal, and geminiResults() leaves out only the ids it made", async () => {
+  const content: Content = {
+    role: "model",
+    parts: [
+      { functionCall: { id: "gemini-synthetic:0:1", name: "get_weather", args: { location: "Paris" } } },
+      { functionCall: { name: "get_weather", args: { location: "Rome" } } },
+      { functionCall: { id: "gemini-id:7", name: "get_weather", args: { location: "Oslo" } } },
+    ],
+  };
+  const { calls } = geminiCalls(content);
+  const ids = calls.map((call) => call.id);
+  assert.equal(new Set(ids).size, 3, JSON.stringify(ids));
+  const { results } = await runBatch(turnTools(), calls);
+  assert.deepEqual(results.map((result) => result.terminal.type), ["output", "output", "output"]);
+  const { content: answer } = geminiResults(results);
+  assert.deepEqual(answer.parts.map((part) => part.functionResponse.id), [
+    "gemini-synthetic:0:1",
+    undefined,
+    "gemini-id:7",
+  ]);
+});
+
+Deno.test("geminiCalls() reads each field of a part once, and leaves out with a warning a part whose field throws as it is read", () => {
+  const flips = withGetter({}, "functionCall", { id: "fc_1", name: "get_weather", args: {} }, null);
+  assert.deepEqual(geminiCalls({ parts: [flips] } as never).calls, [{
+    id: "fc_1",
+    name: "get_weather",
+    arguments: {},
+  }]);
+  const throws = withGetter({}, "functionCall", new RangeError("boom"), null);
+  assert.deepEqual(geminiCalls({ parts: [throws] } as never), {
+    calls: [],
+    warnings: ["parts[0] was left out: a field of it throws as it is read"],
+  });
 });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { OpenAI } from "../dev_deps.ts";
 import { type BatchRecord, resumeBatch, runBatch } from "../../mod.ts";
 import { openAIChatCalls, openAIChatResults, toOpenAITool } from "../../providers.ts";
-import { turnTools } from "./fixtures/turn.ts";
+import { turnTools, withGetter } from "./fixtures/turn.ts";
 
 /** An assistant message as the API returns it: a strict call with a null optional, an image, a write, a custom call. */
 const MESSAGE: OpenAI.Chat.ChatCompletionMessage = {
@@ -119,4 +119,20 @@ Deno.test("a tool shown by toOpenAITool and called back round-trips through call
   const { calls, projection } = openAIChatCalls(MESSAGE);
   const { messages } = openAIChatResults((await runBatch(tools, calls.slice(0, 1), { projection })).results);
   assert.equal(messages.length, 1);
+});
+
+Deno.test("openAIChatCalls() reads each field of a call once, and leaves out with a warning a call whose field throws as it is read", () => {
+  const fn = { name: "get_weather", arguments: "{}" };
+  const flips = withGetter({ id: "call_1", type: "function" }, "function", fn, undefined);
+  assert.deepEqual(openAIChatCalls({ tool_calls: [flips] } as never).calls, [
+    { id: "call_1", name: "get_weather", arguments: "{}" },
+  ]);
+  const id = withGetter({ type: "function", function: fn }, "id", "call_2", { evil: 1 });
+  assert.deepEqual(openAIChatCalls({ tool_calls: [id] } as never).calls.map((call) => call.id), ["call_2"]);
+  const throws = withGetter({ id: "call_3", type: "function" }, "function", new RangeError("boom"), undefined);
+  assert.deepEqual(openAIChatCalls({ tool_calls: [throws] } as never), {
+    calls: [],
+    projection: openAIChatCalls({}).projection,
+    warnings: ["tool_calls[0] was left out: it is not a function call, which no registered tool takes"],
+  });
 });

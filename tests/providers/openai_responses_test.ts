@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { OpenAI } from "../dev_deps.ts";
 import { type BatchRecord, resumeBatch, runBatch } from "../../mod.ts";
 import { openAIResponsesCalls, openAIResponsesResults, openAIStrict } from "../../providers.ts";
-import { PDF, PNG, turnTools } from "./fixtures/turn.ts";
+import { PDF, PNG, turnTools, withGetter } from "./fixtures/turn.ts";
 
 const OUTPUT: OpenAI.Responses.ResponseOutputItem[] = [
   { type: "reasoning", id: "rs_1", summary: [] },
@@ -68,4 +68,15 @@ Deno.test("openAIResponsesResults() carries text, images and files, and says wha
     call_id: "call_5",
     output: 'Error: A person denied the call to "write_file". Do not try it again without asking.',
   });
+});
+
+Deno.test("openAIResponsesCalls() reads each field of an item once, and leaves out with a warning an item whose field throws as it is read", () => {
+  const flips = withGetter({ type: "function_call", name: "get_weather", arguments: "{}" }, "call_id", "call_1", 7);
+  assert.deepEqual(openAIResponsesCalls({ output: [flips] } as never).calls, [
+    { id: "call_1", name: "get_weather", arguments: "{}" },
+  ]);
+  const throws = withGetter({ type: "function_call", call_id: "call_2" }, "name", new RangeError("boom"), "x");
+  assert.deepEqual(openAIResponsesCalls({ output: [throws] } as never).warnings, [
+    "output[0] was left out: a field of it throws as it is read",
+  ]);
 });

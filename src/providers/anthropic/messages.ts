@@ -8,9 +8,8 @@
 
 import type { BatchEntry } from "../../core/contract/batch_record.ts";
 import type { ToolCall } from "../../core/dispatch/tool_call.ts";
-import { isRecord } from "../../core/common/_is_record.ts";
 import type { ProviderCalls } from "../calls.ts";
-import { turnList } from "../_turn.ts";
+import { readFields, turnList } from "../_turn.ts";
 import { parkedCallText, type ResultWarning } from "../results.ts";
 import { binaryOf, Cannot, carryContent, EMPTY_RESULT, partText, readEntries, shownContent } from "../_results.ts";
 
@@ -78,7 +77,9 @@ const IMAGE_TYPES: ReadonlySet<string> = new Set(["image/jpeg", "image/png", "im
 /**
  * Reads an assistant message's `tool_use` blocks as `ToolCall`s, ids and
  * order kept; the input is already a value. Text, thinking and server tool
- * blocks are not calls of yours and are passed over.
+ * blocks are not calls of yours and are passed over. A block with a field
+ * that throws as it is read is left out with a warning (each field is read
+ * once).
  *
  * @param message The assistant message (`await client.messages.create(...)`).
  * @returns The calls, and what was left out.
@@ -105,12 +106,14 @@ export function anthropicCalls(message: AnthropicAssistantMessage): ProviderCall
   const calls: ToolCall[] = [];
   const warnings: string[] = [];
   for (const [index, block] of content.entries()) {
-    if (!isRecord(block) || block.type !== "tool_use") continue;
-    if (typeof block.id !== "string") {
+    const read = readFields(block, ["type", "id", "name", "input"]);
+    if (read === undefined) {
+      warnings.push(`content[${index}] was left out: a field of it throws as it is read`);
+    } else if (read.type === "tool_use" && typeof read.id === "string") {
+      calls.push({ id: read.id, name: typeof read.name === "string" ? read.name : "", arguments: read.input });
+    } else if (read.type === "tool_use") {
       warnings.push(`content[${index}] was left out: a tool_use block without a string id cannot be answered`);
-      continue;
     }
-    calls.push({ id: block.id, name: typeof block.name === "string" ? block.name : "", arguments: block.input });
   }
   return { calls, warnings };
 }
@@ -137,11 +140,14 @@ function carry(part: Parameters<typeof partText>[0]): AnthropicToolResultContent
  * documents as blocks (the output as JSON text when the result has no
  * content), a failure's `modelText` with `is_error: true`, and for a
  * parked call the line saying what it waits for. Audio and other media
- * types become a line saying they were left out, and a warning.
+ * types become a line saying they were left out, and a warning, as does a
+ * part with no text and no data (a resource given by its URI alone).
  *
  * @param entries The calls' ends: a batch's `results`, or a record's `calls`.
  * @returns The message and the warnings.
- * @throws {TypeError} When `entries` is not a list of calls' ends.
+ * @throws {TypeError} When `entries` is not a list of calls' ends, or an end
+ * lacks what its type holds (a failure's `modelText`, a result's list of
+ * content parts, a parked call's `reason`).
  *
  * @example A failure is flagged, an image is carried
  * ```ts

@@ -9,7 +9,7 @@ import type { BatchEntry } from "../../core/contract/batch_record.ts";
 import type { ToolCall } from "../../core/dispatch/tool_call.ts";
 import { isRecord } from "../../core/common/_is_record.ts";
 import type { ProviderCalls } from "../calls.ts";
-import { turnObject } from "../_turn.ts";
+import { readFields, turnObject } from "../_turn.ts";
 import { parkedCallText, type ResultWarning } from "../results.ts";
 import { binaryOf, Cannot, carryContent, EMPTY_RESULT, fileNameOf, partText, readEntries } from "../_results.ts";
 
@@ -75,7 +75,21 @@ export interface GeminiResults {
   readonly warnings: readonly ResultWarning[];
 }
 
+// The ids made for calls without one start with SYNTHETIC. A real id that starts with either prefix is kept apart
+// under KEPT, so a made id can never equal a real one, and the responses give back exactly the ids Gemini sent.
 const SYNTHETIC = "gemini-synthetic:";
+const KEPT = "gemini-id:";
+
+/** The call id for an id Gemini sent. */
+function callIdOf(id: string): string {
+  return id.startsWith(SYNTHETIC) || id.startsWith(KEPT) ? `${KEPT}${id}` : id;
+}
+
+/** The id Gemini sent for a call id, or `undefined` for one made here (or none). */
+function sentIdOf(callId: string): string | undefined {
+  if (callId.startsWith(KEPT)) return callId.slice(KEPT.length);
+  return callId.startsWith(SYNTHETIC) || callId === "" ? undefined : callId;
+}
 
 // The media types Gemini takes in a function response's parts, from "Multimodal
 // function responses" in https://ai.google.dev/gemini-api/docs/function-calling.
@@ -92,7 +106,11 @@ const INLINE_TYPES: ReadonlySet<string> = new Set([
  * call the API sent without an id gets a stable one made from the turn and
  * its place (`gemini-synthetic:<turn>:<n>`); {@linkcode geminiResults}
  * leaves such ids out of the responses, which Gemini then matches to the
- * calls by name and order.
+ * calls by name and order. A real id is kept as it is, unless it starts
+ * with `gemini-synthetic:` or `gemini-id:`: then it is kept behind
+ * `gemini-id:`, so that no made id can equal it, and the response gives it
+ * back as Gemini sent it. A part with a field that throws as it is read is
+ * left out with a warning (each field is read once).
  *
  * @param content The model's content (`response.candidates[0].content`).
  * @param options The turn, for the ids made for calls without one.
@@ -123,11 +141,17 @@ export function geminiCalls(content: GeminiModelContent, options: GeminiCallsOpt
   const calls: ToolCall[] = [];
   const warnings: string[] = [];
   if (!Array.isArray(parts)) return { calls, warnings: ["parts was left out: it is not an array"] };
-  for (const part of parts) {
-    if (!isRecord(part) || !isRecord(part.functionCall)) continue;
-    const { id, name, args } = part.functionCall;
+  for (const [index, part] of parts.entries()) {
+    const read = readFields(part, ["functionCall"]);
+    if (read !== undefined && !isRecord(read.functionCall)) continue;
+    const call = read && readFields(read.functionCall, ["id", "name", "args"]);
+    if (call === undefined) {
+      warnings.push(`parts[${index}] was left out: a field of it throws as it is read`);
+      continue;
+    }
+    const { id, name, args } = call;
     calls.push({
-      id: typeof id === "string" && id !== "" ? id : `${SYNTHETIC}${turn}:${calls.length}`,
+      id: typeof id === "string" && id !== "" ? callIdOf(id) : `${SYNTHETIC}${turn}:${calls.length}`,
       name: typeof name === "string" ? name : "",
       arguments: args,
     });
@@ -155,11 +179,15 @@ function carry(part: Parameters<typeof partText>[0]): Carried | Cannot {
  * output), images and PDFs as the response's `parts`, a failure's
  * `modelText` as `response.error`, and for a parked call the line saying
  * what it waits for. Audio and other media types become a line saying they
- * were left out, and a warning.
+ * were left out, and a warning, as does a part with no text and no data (a
+ * resource given by its URI alone). An id {@linkcode geminiCalls} made is left
+ * out; one it kept behind `gemini-id:` is given back as Gemini sent it.
  *
  * @param entries The calls' ends: a batch's `results`, or a record's `calls`.
  * @returns The content and the warnings.
- * @throws {TypeError} When `entries` is not a list of calls' ends.
+ * @throws {TypeError} When `entries` is not a list of calls' ends, or an end
+ * lacks what its type holds (a failure's `modelText`, a result's list of
+ * content parts, a parked call's `reason`).
  *
  * @example Structured output stays structured
  * ```ts
@@ -185,9 +213,10 @@ export function geminiResults(entries: readonly BatchEntry[]): GeminiResults {
   const warnings: ResultWarning[] = [];
   const parts = readEntries(entries, "Gemini function responses").map((entry) => {
     const { terminal } = entry;
+    const id = sentIdOf(entry.callId);
     const respond = (response: Record<string, unknown>, inline: GeminiFunctionResponsePart[] = []) => ({
       functionResponse: {
-        ...(entry.callId.startsWith(SYNTHETIC) || entry.callId === "" ? {} : { id: entry.callId }),
+        ...(id === undefined ? {} : { id }),
         name: entry.tool,
         response,
         ...(inline.length === 0 ? {} : { parts: inline }),

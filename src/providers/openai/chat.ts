@@ -9,7 +9,7 @@ import type { BatchEntry } from "../../core/contract/batch_record.ts";
 import type { ToolCall } from "../../core/dispatch/tool_call.ts";
 import { isRecord } from "../../core/common/_is_record.ts";
 import type { ProviderCalls } from "../calls.ts";
-import { turnObject } from "../_turn.ts";
+import { readFields, turnObject } from "../_turn.ts";
 import { parkedCallText, type ResultWarning } from "../results.ts";
 import { Cannot, carryContent, EMPTY_RESULT, errorText, partText, readEntries, shownContent } from "../_results.ts";
 import { strictProjection } from "./_strict_calls.ts";
@@ -74,7 +74,8 @@ export interface OpenAIChatResults {
  * Reads an assistant message's function calls as `ToolCall`s, ids and
  * order kept, with the projection to dispatch them with: `openAIStrict`
  * for tools shown in strict mode. A custom tool call is not a function
- * call: it is left out with a warning.
+ * call: it is left out with a warning, as is a call with a field that
+ * throws as it is read (each field is read once).
  *
  * @param message The assistant message (`completion.choices[0].message`).
  * @param options Which tools were shown in strict mode.
@@ -111,11 +112,12 @@ export function openAIChatCalls(message: OpenAIChatAssistantMessage, options: Op
   const calls: ToolCall[] = [];
   const warnings: string[] = [];
   for (const [index, call] of (Array.isArray(listed) ? listed : []).entries()) {
-    if (isRecord(call) && call.type === "function" && typeof call.id === "string" && isRecord(call.function)) {
-      const { name, arguments: args } = call.function;
-      calls.push({ id: call.id, name: typeof name === "string" ? name : "", arguments: args });
+    const read = readFields(call, ["type", "id", "function"]);
+    const fn = isRecord(read?.function) ? readFields(read.function, ["name", "arguments"]) : undefined;
+    if (read?.type === "function" && typeof read.id === "string" && fn !== undefined) {
+      calls.push({ id: read.id, name: typeof fn.name === "string" ? fn.name : "", arguments: fn.arguments });
     } else {
-      const what = isRecord(call) && call.type === "custom" ? "a custom tool call" : "not a function call";
+      const what = read?.type === "custom" ? "a custom tool call" : "not a function call";
       warnings.push(`tool_calls[${index}] was left out: it is ${what}, which no registered tool takes`);
     }
   }
@@ -130,11 +132,14 @@ export function openAIChatCalls(message: OpenAIChatAssistantMessage, options: Op
  * has no error flag), and for a parked call the line saying what it waits
  * for, so the next request is not refused for an unanswered call. Tool
  * messages carry text only: an image, audio or file becomes a line saying
- * it was left out, and a warning.
+ * it was left out, and a warning, as does a part with no text and no data
+ * (a resource given by its URI alone).
  *
  * @param entries The calls' ends: a batch's `results`, or a record's `calls`.
  * @returns The messages and the warnings.
- * @throws {TypeError} When `entries` is not a list of calls' ends.
+ * @throws {TypeError} When `entries` is not a list of calls' ends, or an end
+ * lacks what its type holds (a failure's `modelText`, a result's list of
+ * content parts, a parked call's `reason`).
  *
  * @example A failure and an image
  * ```ts

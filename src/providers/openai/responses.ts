@@ -8,9 +8,8 @@
 
 import type { BatchEntry } from "../../core/contract/batch_record.ts";
 import type { ToolCall } from "../../core/dispatch/tool_call.ts";
-import { isRecord } from "../../core/common/_is_record.ts";
 import type { ProviderCalls } from "../calls.ts";
-import { turnList } from "../_turn.ts";
+import { readFields, turnList } from "../_turn.ts";
 import { parkedCallText, type ResultWarning } from "../results.ts";
 import {
   binaryOf,
@@ -72,7 +71,8 @@ export interface OpenAIResponsesResults {
  * Reads a response's `function_call` items as `ToolCall`s (the `call_id`
  * is the id), order kept, with the projection to dispatch them with:
  * `openAIStrict` for tools shown in strict mode. Messages and reasoning
- * are passed over; a custom tool call is left out with a warning.
+ * are passed over; a custom tool call is left out with a warning, as is an
+ * item with a field that throws as it is read (each field is read once).
  *
  * @param response The response (`await client.responses.create(...)`).
  * @param options Which tools were shown in strict mode (default all).
@@ -101,13 +101,15 @@ export function openAIResponsesCalls(response: OpenAIResponsesOutput, options: O
   const calls: ToolCall[] = [];
   const warnings: string[] = [];
   for (const [index, item] of output.entries()) {
-    if (!isRecord(item)) continue;
-    if (item.type === "function_call" && typeof item.call_id === "string") {
-      calls.push({ id: item.call_id, name: typeof item.name === "string" ? item.name : "", arguments: item.arguments });
-    } else if (item.type === "function_call" || item.type === "custom_tool_call") {
+    const read = readFields(item, ["type", "call_id", "name", "arguments"]);
+    if (read === undefined) {
+      warnings.push(`output[${index}] was left out: a field of it throws as it is read`);
+    } else if (read.type === "function_call" && typeof read.call_id === "string") {
+      calls.push({ id: read.call_id, name: typeof read.name === "string" ? read.name : "", arguments: read.arguments });
+    } else if (read.type === "function_call" || read.type === "custom_tool_call") {
       warnings.push(
         `output[${index}] was left out: ${
-          item.type === "custom_tool_call" ? "a custom tool call is not a function call" : "it has no string call_id"
+          read.type === "custom_tool_call" ? "a custom tool call is not a function call" : "it has no string call_id"
         }`,
       );
     }
@@ -134,11 +136,14 @@ function carry(part: Parameters<typeof partText>[0]): OpenAIFunctionOutputPart |
  * output parts (the output as JSON text when the result has no content), a
  * failure's `modelText` marked as an error (the item has no error flag),
  * and for a parked call the line saying what it waits for. Audio becomes a
- * line saying it was left out, and a warning.
+ * line saying it was left out, and a warning, as does a part with no text
+ * and no data (a resource given by its URI alone).
  *
  * @param entries The calls' ends: a batch's `results`, or a record's `calls`.
  * @returns The items and the warnings.
- * @throws {TypeError} When `entries` is not a list of calls' ends.
+ * @throws {TypeError} When `entries` is not a list of calls' ends, or an end
+ * lacks what its type holds (a failure's `modelText`, a result's list of
+ * content parts, a parked call's `reason`).
  *
  * @example Text comes back as a string, an image as a part
  * ```ts
