@@ -14,7 +14,7 @@ import {
 } from "../core/contract/effect.ts";
 import { FAILURE_KINDS, type FailureKind, type ToolFailure } from "../core/contract/failure.ts";
 import type { Projection, ProjectionWarning } from "./projection.ts";
-import { SEMANTIC_VALUES, type ToolDescriptor } from "../core/contract/spec.ts";
+import { MAX_EFFECTS, SEMANTIC_VALUES, type ToolDescriptor } from "../core/contract/spec.ts";
 import { checkDescriptor } from "./_projection.ts";
 import { isRecord } from "../core/common/_is_record.ts";
 
@@ -116,7 +116,9 @@ export function readMcpToolContract(meta: unknown): Omit<McpToolContract, "versi
   const { effects, semantics } = contract;
   // A contract describeTool would refuse reads as none, so the tool is read from its annotations rather than dropped;
   // of the semantics only the known fields are copied, as another (even "__proto__") would be refused.
-  if (!effects.every(isWellFormedEffect) || new Set(effects).size !== effects.length) return undefined;
+  if (effects.length > MAX_EFFECTS || !effects.every(isWellFormedEffect) || new Set(effects).size !== effects.length) {
+    return undefined;
+  }
   const known: Record<string, string> = {};
   for (const [key, values] of Object.entries(SEMANTIC_VALUES)) {
     const value = semantics[key];

@@ -93,4 +93,7 @@ Deno.test("readMcpToolContract() copies only the known semantics, and reads dupl
   assert.equal(readMcpToolContract({ "salvor/contract": { effects: ["fs.read", "fs.read"], semantics } }), undefined);
   const retried = { ...semantics, idempotency: "non_idempotent" };
   assert.equal(readMcpToolContract({ "salvor/contract": { effects: ["fs.write"], semantics: retried } }), undefined);
+  const many = Array.from({ length: 65 }, (_, i) => `app.effect${i}`);
+  assert.equal(readMcpToolContract({ "salvor/contract": { effects: many, semantics } }), undefined);
+  assert.equal(readMcpToolContract({ "salvor/contract": { effects: many.slice(1), semantics } })?.effects.length, 64);
 });

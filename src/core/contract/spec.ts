@@ -62,8 +62,8 @@ const SEMVER =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
 const KEY_PATH = /^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/;
 const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
-// Far more effects than any tool has: a longer list is refused before its items are read, not read item by item.
-const MAX_EFFECTS = 64;
+/** Far more effects than any tool has: a longer list is refused before its items are read, not read item by item. */
+export const MAX_EFFECTS: number = 64;
 /** The values each semantics field takes; also read by projections that carry semantics. */
 export const SEMANTIC_VALUES: Readonly<Record<keyof ExecutionSemantics, readonly string[]>> = {
   idempotency: ["idempotent", "non_idempotent", "externally_reconciled"],
