@@ -55,6 +55,8 @@ interface Scan {
   /** The values up to the close (or the piece's end), and up to the last comma. */
   readonly values: number;
   readonly valuesToComma: number;
+  /** How deep containers nest inside the scanned stretch, counted from its container's inside. */
+  readonly deepest: number;
 }
 
 interface Frame {
@@ -85,6 +87,12 @@ export interface PacedOptions {
    * come to one fewer than the values. Default: no bound.
    */
   readonly maxValues?: number;
+  /**
+   * How deep containers may nest, however short: JSON.parse reads a short container whole at any depth, and a
+   * reader that recurses (a schema check) overflows the stack on one 20,000 deep. Default: only the bound on long
+   * containers, {@linkcode MAX_LONG_DEPTH}.
+   */
+  readonly maxDepth?: number;
 }
 
 /** The bounds on a long MCP message, either way: what the SDK checks of it in one stretch, and what it costs the heap. */
@@ -105,18 +113,59 @@ export const MESSAGE_BOUNDS: PacedOptions = Object.freeze({
  * @throws {SyntaxError} When `JSON.parse(text)` would, and no bound below is found passed first.
  * @throws {RangeError} When more than {@linkcode MAX_LONG_DEPTH} containers, each longer than a piece, nest, an
  * object longer than a piece holds more than `maxMembers` members, the text more than `maxValues` values, or a number
- * longer than {@linkcode MAX_TOKEN_CHARS} characters. A text with more commas than `maxValues` allows is refused so
- * before it is read, malformed or not.
+ * longer than {@linkcode MAX_TOKEN_CHARS} characters, or containers of any length nest more than `maxDepth` deep. A
+ * text with more commas than `maxValues` allows is refused so before it is read, malformed or not.
  */
 export async function parsePaced(
   text: string,
   pause: () => Promise<void>,
   options: PacedOptions = {},
 ): Promise<unknown> {
-  const { piece = PIECE_CHARS, maxMembers = Infinity, maxValues = Infinity } = options;
-  if (text.length <= piece) return JSON.parse(text);
+  const { piece = PIECE_CHARS, maxMembers = Infinity, maxValues = Infinity, maxDepth = Infinity } = options;
+  if (text.length <= piece) {
+    const value = JSON.parse(text);
+    holdDepth(value, maxDepth);
+    return value;
+  }
   await refuseCommasPast(text, pause, piece, maxValues);
-  return await new PacedReader(text, pause, piece, maxMembers, maxValues).read();
+  return await new PacedReader(text, pause, piece, maxMembers, maxValues, maxDepth).read();
+}
+
+/**
+ * Whether a parsed JSON value holds containers nested more than `levels` deep (the value itself is the first level).
+ * Walked in place: copying each object's values (`Object.values`) made the walk of 340,000 small objects hold the
+ * loop ten times longer.
+ *
+ * @param value The value.
+ * @param levels The most levels allowed; `Infinity` walks nothing.
+ * @returns Whether it nests deeper.
+ */
+export function nestsPast(value: unknown, levels: number): boolean {
+  if (typeof value !== "object" || value === null || levels === Infinity) return false;
+  if (levels === 0) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (nestsPast(value[i], levels - 1)) return true;
+  } else {
+    for (const key in value) if (nestsPast((value as Record<string, unknown>)[key], levels - 1)) return true;
+  }
+  return false;
+}
+
+/**
+ * Refuses a parsed value whose containers nest more than `maxDepth` deep, as {@linkcode parsePaced} refuses such a
+ * text.
+ *
+ * @param value The parsed value.
+ * @param maxDepth The most levels allowed.
+ * @throws {RangeError} When it nests deeper.
+ */
+export function holdDepth(value: unknown, maxDepth: number): void {
+  if (nestsPast(value, maxDepth)) throw tooDeep(maxDepth);
+}
+
+function tooDeep(maxDepth: number, at?: number): RangeError {
+  const where = at === undefined ? "" : `: current position is ${at}`;
+  return new RangeError(`Cannot parse the JSON text as its containers nest more than ${maxDepth} deep${where}`);
 }
 
 /**
@@ -162,6 +211,7 @@ class PacedReader {
   readonly #piece: number;
   readonly #maxMembers: number;
   readonly #maxValues: number;
+  readonly #maxDepth: number;
   #at = 0;
   /** The containers and commas of the text read so far. */
   #values = 0;
@@ -172,12 +222,14 @@ class PacedReader {
     piece: number,
     maxMembers: number,
     maxValues: number,
+    maxDepth: number,
   ) {
     this.#text = text;
     this.#pause = pause;
     this.#piece = piece;
     this.#maxMembers = maxMembers;
     this.#maxValues = maxValues;
+    this.#maxDepth = maxDepth;
   }
 
   /** Reads the text's one value, descending into long containers with a stack of frames. */
@@ -208,7 +260,7 @@ class PacedReader {
         if (code !== COMMA) this.#fail("expected a comma or the end of a container");
         frame.next = "member";
       }
-      if (await this.#batch(frame)) {
+      if (await this.#batch(frame, frames.length)) {
         closeTop();
         continue;
       }
@@ -251,7 +303,7 @@ class PacedReader {
       }
       return JSON.parse(text.slice(start, this.#at));
     }
-    const end = this.#containerEnd(this.#at);
+    const end = this.#containerEnd(this.#at, frames.length + 1);
     if (end !== -1) {
       const value = JSON.parse(text.slice(this.#at, end + 1));
       this.#at = end + 1;
@@ -260,6 +312,7 @@ class PacedReader {
     }
     // The scan above read a piece's worth without finding the end.
     await this.#pause();
+    if (frames.length >= this.#maxDepth) throw tooDeep(this.#maxDepth, this.#at);
     if (frames.length >= MAX_LONG_DEPTH) {
       // A bound, as the others: the text may be JSON all the same.
       throw new RangeError(
@@ -288,11 +341,12 @@ class PacedReader {
    * Parses, a piece at a time, the whole members from the position on, up to the container's close (true)
    * or to a member longer than a piece (false, with the position at its start).
    */
-  async #batch(frame: Frame): Promise<boolean> {
+  async #batch(frame: Frame, open: number): Promise<boolean> {
     const text = this.#text;
     for (;;) {
       const start = this.#at;
       const scan = this.#scan(start, Math.min(text.length, start + this.#piece));
+      this.#holdDepth(open + scan.deepest);
       if (scan.close !== -1) {
         if (text.charCodeAt(scan.close) !== frame.close) {
           this.#fail("a container closes with the other kind of bracket");
@@ -327,6 +381,7 @@ class PacedReader {
   #scan(from: number, limit: number): Scan {
     const text = this.#text;
     let depth = 0;
+    let deepest = 0;
     let lastComma = -1;
     let values = 0;
     let valuesToComma = 0;
@@ -336,10 +391,10 @@ class PacedReader {
         i = quoteAfter(text, i, limit);
         if (i === -1) break;
       } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
-        depth++;
+        if (++depth > deepest) deepest = depth;
         if (holdsMembers(text, i, limit)) values++;
       } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
-        if (depth-- === 0) return { close: i, lastComma, values, valuesToComma };
+        if (depth-- === 0) return { close: i, lastComma, values, valuesToComma, deepest };
       } else if (code === COMMA) {
         values++;
         if (depth === 0) {
@@ -348,7 +403,7 @@ class PacedReader {
         }
       }
     }
-    return { close: -1, lastComma, values, valuesToComma };
+    return { close: -1, lastComma, values, valuesToComma, deepest };
   }
 
   /** Adds the members in a batch's text to a frame, parsed natively as a container of their own. */
@@ -429,11 +484,17 @@ class PacedReader {
    * The index of the bracket that closes the container opened at `start`, or -1 past a piece. The values of a
    * container found whole are counted; one not found is read again, member by member.
    */
-  #containerEnd(start: number): number {
+  #containerEnd(start: number, open: number): number {
     const limit = Math.min(this.#text.length, start + this.#piece);
     const scan = this.#scan(start + 1, limit);
+    this.#holdDepth(open + scan.deepest);
     if (scan.close !== -1) this.#countValues(scan.values + (holdsMembers(this.#text, start, limit) ? 1 : 0));
     return scan.close;
+  }
+
+  /** Refuses containers nested past the reader's bound, seen by a scan before they are parsed. */
+  #holdDepth(depth: number): void {
+    if (depth > this.#maxDepth) throw tooDeep(this.#maxDepth, this.#at);
   }
 
   async #skipSpace(): Promise<void> {

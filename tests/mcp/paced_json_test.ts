@@ -193,6 +193,28 @@ Deno.test("parsePaced() refuses a text whose commas alone pass maxValues before 
   assert.deepEqual(await parsePaced(strings, NO_PAUSE, { maxValues: 10 }), JSON.parse(strings));
 });
 
+Deno.test("parsePaced() with maxDepth refuses containers nested past it however short, and reads what it allows as JSON.parse does", async () => {
+  const nested = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+  const cases = [
+    // A short text, parsed at once; a short deep container beside long members; a long container holding one.
+    (depth: number) => nested(depth),
+    (depth: number) => `{"pad":"${"x".repeat(300)}","deep":${nested(depth - 1)}}`,
+    (depth: number) => `[${`"${"y".repeat(50)}",`.repeat(10)}${nested(depth - 1)}]`,
+  ];
+  for (const piece of [16, 64, 1_000]) {
+    for (const text of cases) {
+      assert.deepEqual(await parsePaced(text(8), NO_PAUSE, { piece, maxDepth: 8 }), JSON.parse(text(8)));
+      await assert.rejects(parsePaced(text(9), NO_PAUSE, { piece, maxDepth: 8 }), (error: unknown) => {
+        assert.ok(error instanceof RangeError, String(error));
+        assert.match(error.message, /containers nest more than 8 deep/);
+        return true;
+      });
+      // Without maxDepth, only long containers are bounded.
+      assert.deepEqual(await parsePaced(text(9), NO_PAUSE, { piece }), JSON.parse(text(9)));
+    }
+  }
+});
+
 Deno.test("parsePaced() reads a number of up to MAX_TOKEN_CHARS characters as JSON.parse does, and refuses a longer one", async () => {
   const number = (digits: number) => `[1,${"7".repeat(digits)},2]`;
   const read = await parsePaced(number(MAX_TOKEN_CHARS), NO_PAUSE, { piece: 64 });

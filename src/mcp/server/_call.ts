@@ -10,6 +10,7 @@ import {
   type InputRequiredResult,
   ProtocolError,
   ProtocolErrorCode,
+  type Result,
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import type { ProgressEvent, TerminalEvent, ToolEvent } from "../../core/contract/events.ts";
@@ -34,50 +35,58 @@ export interface Parking {
 /** Everything a tools/call needs besides the request. */
 export interface CallScope {
   readonly toolset: ToolSet;
-  readonly gate: CallGate;
   readonly parking: Parking;
+}
+
+/**
+ * Answers one tools/call request, in the place it holds under the gate: a
+ * tool error saying the server is busy when there is none.
+ */
+export async function gatedCall(gate: CallGate, answer: () => Promise<Result>): Promise<Result> {
+  if (!gate.enter()) {
+    return errorResult(
+      `The server is busy: ${gate.max} calls are running. Try the call again shortly.`,
+      { kind: "unavailable", retryable: true, uncertain: false },
+    );
+  }
+  try {
+    return await answer();
+  } finally {
+    gate.leave();
+  }
 }
 
 /** Answers one tools/call request. */
 export async function answerCall(scope: CallScope, request: CallToolRequest, ctx: ServerContext): Promise<CallAnswer> {
   const { name } = request.params;
-  if (!scope.gate.enter()) {
-    return errorResult(
-      `The server is busy: ${scope.gate.max} calls are running. Try the call again shortly.`,
-      { kind: "unavailable", retryable: true, uncertain: false },
-    );
-  }
-  try {
-    const signal = ctx.mcpReq.signal;
-    const authInfo = ctx.http?.authInfo;
-    // A sealed record is bound to the authenticated client, so no one else can resume it.
-    const subject = scope.toolset.parking.sealed ? subjectOf(ctx) : undefined;
-    const events = await scope.parking.resume(name, ctx, signal) ?? scope.toolset.stream(
-      { id: crypto.randomUUID(), name, arguments: request.params.arguments },
-      {
-        signal,
-        ...(authInfo === undefined ? {} : { extensions: { authInfo } }),
-        ...(subject === undefined ? {} : { subject }),
-      },
-    );
-    const terminal = await forwardProgress(events, ctx);
-    switch (terminal.type) {
-      case "output":
-        return outputResult(
-          terminal.result,
-          mcpTools(scope.toolset.descriptors()).byName.get(name)?.outputSchema !== undefined,
-        );
-      case "suspended":
-        return await scope.parking.park(terminal.suspended, ctx);
-      case "failed":
-        // MCP answers an unknown tool with a protocol error, not a tool error.
-        if (terminal.failure.kind === "not_found") {
-          throw new ProtocolError(ProtocolErrorCode.InvalidParams, terminal.failure.message);
-        }
-        return failureResult(terminal.failure);
-    }
-  } finally {
-    scope.gate.leave();
+  const signal = ctx.mcpReq.signal;
+  const authInfo = ctx.http?.authInfo;
+  // A sealed record is bound to the authenticated client, so no one else can resume it.
+  const subject = scope.toolset.parking.sealed ? subjectOf(ctx) : undefined;
+  const events = await scope.parking.resume(name, ctx, signal) ?? scope.toolset.stream(
+    { id: crypto.randomUUID(), name, arguments: request.params.arguments },
+    {
+      signal,
+      ...(authInfo === undefined ? {} : { extensions: { authInfo } }),
+      ...(subject === undefined ? {} : { subject }),
+    },
+  );
+  const terminal = await forwardProgress(events, ctx);
+  switch (terminal.type) {
+    case "output":
+      return outputResult(
+        name,
+        terminal.result,
+        mcpTools(scope.toolset.descriptors()).byName.get(name)?.outputSchema !== undefined,
+      );
+    case "suspended":
+      return await scope.parking.park(terminal.suspended, ctx);
+    case "failed":
+      // MCP answers an unknown tool with a protocol error, not a tool error.
+      if (terminal.failure.kind === "not_found") {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, terminal.failure.message);
+      }
+      return failureResult(terminal.failure);
   }
 }
 

@@ -36,7 +36,10 @@ export function formSchema(schema: JsonSchema): FormSchema | undefined {
   for (const [name, property] of Object.entries(schema.properties)) {
     if (!isRecord(property)) return undefined;
     const primitive = PRIMITIVES.has(property.type as string);
-    if (!primitive && !(property.type === undefined && Array.isArray(property.enum))) return undefined;
+    // An enum without a type is asked as a string field, so it is one only when every value is a string.
+    const strings = property.type === undefined && Array.isArray(property.enum) &&
+      property.enum.every((value) => typeof value === "string");
+    if (!primitive && !strings) return undefined;
     properties[name] = Object.fromEntries(KEPT.flatMap((key) => key in property ? [[key, property[key]]] : []));
     if (!primitive) properties[name].type = "string";
   }

@@ -90,6 +90,11 @@ export class LegacySessions {
     }
   }
 
+  /** Sends `notifications/tools/list_changed` to every open session; a client gone misses it. */
+  toolsChanged(): void {
+    for (const session of this.#sessions.values()) session.server.sendToolListChanged().catch(() => {});
+  }
+
   /** How many sessions are open. */
   get size(): number {
     return this.#sessions.size;

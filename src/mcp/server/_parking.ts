@@ -2,8 +2,9 @@
 // as a 2026-07-28 input request: one form built from the resume schema, and
 // the sealed record, encrypted, as the request state; the client's retry
 // with the person's answer resumes it through ToolSet.resume, on any
-// replica. Without one, or where the client cannot be asked, as a tool
-// error saying why, and never with the record.
+// replica, once per nonce store (replicas resume it once in all only when
+// their seals share one). Without one, or where the client cannot be asked,
+// as a tool error saying why, and never with the record.
 
 import {
   type ElicitRequestFormParams,

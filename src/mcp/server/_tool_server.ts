@@ -2,8 +2,15 @@
 // once per HTTP request (stateless) or once per stdio connection. It holds
 // no state of its own; everything lives in the set and the shared scope.
 
-import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
-import { answerCall, type CallScope } from "./_call.ts";
+import {
+  type JSONRPCRequest,
+  type Result,
+  Server,
+  type ServerContext,
+  specTypeSchemas,
+} from "@modelcontextprotocol/server";
+import { answerCall, type CallScope, gatedCall } from "./_call.ts";
+import type { CallGate } from "./_call_gate.ts";
 import { mcpTools, toolPage } from "./_tool_list.ts";
 import type { RequestStateCodec } from "./_request_state.ts";
 import { subjectOf } from "./_subject.ts";
@@ -13,6 +20,32 @@ import type { McpServerInfo, ResolvedServeOptions } from "./options.ts";
 export interface ServeScope extends CallScope {
   readonly info: McpServerInfo;
   readonly options: ResolvedServeOptions;
+  readonly gate: CallGate;
+}
+
+type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
+
+/**
+ * A server whose every tools/call request holds one place under the gate
+ * from its start to its answer. The SDK's shim for a 2025-era client asks
+ * for a parked call's input within the request and then calls the handler
+ * again: held around the handler, the place was let go while the person
+ * was asked (calls waiting so were unbounded), and taken anew for the run,
+ * where the approved call was turned away as busy behind newer ones.
+ */
+class GatedServer extends Server {
+  readonly gate: CallGate;
+
+  constructor(gate: CallGate, ...args: ConstructorParameters<typeof Server>) {
+    super(...args);
+    this.gate = gate;
+  }
+
+  protected override _wrapHandler(method: string, handler: Handler): Handler {
+    const wrapped = super._wrapHandler(method, handler);
+    if (method !== "tools/call") return wrapped;
+    return (request, ctx) => gatedCall(this.gate, () => wrapped(request, ctx));
+  }
 }
 
 /**
@@ -22,7 +55,8 @@ export interface ServeScope extends CallScope {
  */
 export function toolServer(scope: ServeScope, codec?: RequestStateCodec): Server {
   const { info, options, toolset } = scope;
-  const server = new Server(
+  const server = new GatedServer(
+    scope.gate,
     { name: info.name, version: info.version, ...(info.title === undefined ? {} : { title: info.title }) },
     {
       capabilities: { tools: { listChanged: true } },
@@ -34,13 +68,13 @@ export function toolServer(scope: ServeScope, codec?: RequestStateCodec): Server
     },
   );
   server.onerror = options.onError;
-  server.setRequestHandler("tools/list", (request) => {
-    const cursor = request.params?.cursor;
-    if (cursor !== undefined && typeof cursor !== "string") {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Cannot list tools as the cursor must be a string");
-    }
-    return toolPage(mcpTools(toolset.descriptors()).list, cursor, options.pageSize);
-  });
+  // Its params checked by the schema given here: the SDK answers a refusal -32602, where its own check of a spec
+  // method's request throws a plain error, answered -32603 as the server's failure.
+  server.setRequestHandler(
+    "tools/list",
+    { params: specTypeSchemas.PaginatedRequestParams },
+    ({ cursor }) => toolPage(mcpTools(toolset.descriptors()).list, cursor, options.pageSize),
+  );
   server.setRequestHandler("tools/call", (request, ctx) => answerCall(scope, request, ctx));
   return server;
 }

@@ -15,7 +15,15 @@ import {
 } from "@modelcontextprotocol/server";
 import type { ToolSet } from "../../core/dispatch/tool_set.ts";
 import { readBounded } from "./_body_limit.ts";
-import { MESSAGE_BOUNDS, parsePaced, PIECE_CHARS, reasonOf } from "../_paced_json.ts";
+import {
+  holdDepth,
+  MAX_LONG_DEPTH,
+  MESSAGE_BOUNDS,
+  type PacedOptions,
+  parsePaced,
+  PIECE_CHARS,
+  reasonOf,
+} from "../_paced_json.ts";
 import { slices } from "../../core/common/_slices.ts";
 import { CallGate } from "./_call_gate.ts";
 import { noParking, sealedParking } from "./_parking.ts";
@@ -100,7 +108,10 @@ export interface McpFetchHandlerOptions extends McpServeOptions {
 export interface McpFetchHandler {
   /** Answers one HTTP request; bound, so it can be passed on as it is. Never rejects. */
   readonly fetch: (request: Request) => Promise<Response>;
-  /** Sends `notifications/tools/list_changed` to clients listening for it; call it after changing the set. */
+  /**
+   * Sends `notifications/tools/list_changed` to clients listening for it (and to every 2025-era session); call it
+   * after changing the set.
+   */
   toolsChanged(): void;
   /** Stops the calls in flight and frees the handler. */
   close(): Promise<void>;
@@ -112,6 +123,9 @@ export const DEFAULT_MAX_BODY_BYTES: number = 1024 * 1024;
 export const DEFAULT_MAX_SESSIONS = 256;
 /** Default idle time after which a 2025-era session is closed: 10 minutes. */
 export const DEFAULT_SESSION_IDLE_MS: number = 10 * 60 * 1000;
+
+/** A long request's bounds: a message's, and no deeper than the SDK's checks, which recurse, read. */
+const REQUEST_BOUNDS: PacedOptions = Object.freeze({ ...MESSAGE_BOUNDS, maxDepth: MAX_LONG_DEPTH });
 
 /**
  * The request as the Host check reads it. Over HTTP/2 the `:authority` pseudo-header takes the place of Host, and
@@ -295,7 +309,13 @@ export function createMcpFetchHandler(
       const text = new TextDecoder().decode(body);
       // A long body is parsed in paced pieces, within the bounds on what the SDK then checks in one stretch; a
       // short one at once, sparing the common request the pause and the promise turn of the paced parse.
-      parsedBody = text.length <= PIECE_CHARS ? JSON.parse(text) : await parsePaced(text, slices(), MESSAGE_BOUNDS);
+      // Either way no deeper than the SDK's checks read without overflowing the stack.
+      if (text.length <= PIECE_CHARS) {
+        parsedBody = JSON.parse(text);
+        holdDepth(parsedBody, MAX_LONG_DEPTH);
+      } else {
+        parsedBody = await parsePaced(text, slices(), REQUEST_BOUNDS);
+      }
     } catch (error) {
       if (error instanceof RangeError) {
         return jsonRpcError(400, -32600, `Cannot read the request as ${reasonOf(error)}`);
@@ -316,7 +336,11 @@ export function createMcpFetchHandler(
         return jsonRpcError(500, -32603, "Cannot answer the request as the server failed; the error is in its log");
       }
     },
-    toolsChanged: () => sdk.notify.toolsChanged(),
+    toolsChanged: () => {
+      // The SDK's handler tells its own 2026-07-28 listeners only; the 2025-era sessions are this module's.
+      sdk.notify.toolsChanged();
+      sessions?.toolsChanged();
+    },
     close: async () => {
       closed = true;
       await sessions?.close();

@@ -24,7 +24,8 @@ export interface McpServeOptions {
   /**
    * The most `tools/call` requests this server runs at once. A call over the
    * bound is answered at once with a tool error whose `_meta["salvor/failure"]`
-   * says `retryable: true`, and never runs. Default 64.
+   * says `retryable: true`, and never runs. A 2025-era client's call that
+   * waits for a person's answer holds its place while it waits. Default 64.
    */
   readonly maxCallsInFlight?: number;
   /** How many tools one `tools/list` page holds. Default 100. */
@@ -41,6 +42,11 @@ export interface McpServeOptions {
    * the client can neither read nor change it. Key secrets must be bytes or
    * strings. Without a seal, a parked call is a tool error, and a set with
    * an approval gate is refused.
+   *
+   * The client's retry resumes the call on any replica holding the seal, once
+   * per nonce store: the default `MemoryNonceStore` is the set's own, in this
+   * process, so replicas behind a load balancer resume the same retry once
+   * each unless their seals share one `nonces` store (Deno KV, SQL).
    */
   readonly seal?: SealOptions;
 }

@@ -5,9 +5,9 @@
 import assert from "node:assert/strict";
 import { Client, StdioClientTransport, StreamableHTTPClientTransport } from "../_sdk_v1_client.ts";
 import { connectMcpServer } from "../../../mcp.ts";
-import { ToolSet } from "../../../mod.ts";
+import { defineJsonTool, result, ToolSet } from "../../../mod.ts";
 import { serverEnv } from "../_helpers.ts";
-import { serveHttp } from "./_connect.ts";
+import { postJsonRpc, serveHttp } from "./_connect.ts";
 import { servedTools } from "./fixtures/tools.ts";
 
 const STDIO_SERVER = new URL("./fixtures/stdio_server.ts", import.meta.url).pathname;
@@ -112,4 +112,50 @@ Deno.test("an untrusted server's contract and failure kinds are not believed", a
   const end = await mirrored.call({ id: "1", name: "remote__fail", arguments: {} });
   assert.equal(end.type === "failed" && end.failure.kind, "handler");
   assert.equal(end.type === "failed" && end.failure.code, undefined);
+});
+
+Deno.test("a result whose binary content is not base64 is a tool error saying the tool ran, not a protocol error", async () => {
+  let runs = 0;
+  const parts = {
+    image: { type: "image", data: "not base64!", mimeType: "image/png" },
+    audio: { type: "audio", data: "@@@@", mimeType: "audio/wav" },
+    resource: { type: "resource", uri: "file:///a.bin", blob: "a" },
+  } as const;
+  const tools = new ToolSet().register(
+    ...Object.entries(parts).map(([name, part]) =>
+      defineJsonTool({
+        name,
+        description: "Posts, then answers with binary content.",
+        inputSchema: { type: "object" },
+        effects: ["network.request"],
+        run: () => {
+          runs++;
+          return result({ content: [part] });
+        },
+      })
+    ),
+  );
+  await using served = serveHttp(tools);
+  for (const [name, field] of [["image", "data"], ["audio", "data"], ["resource", "blob"]]) {
+    const { message } = await postJsonRpc(served.url, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name, arguments: {} },
+    });
+    assert.equal(message.error, undefined, `${name}.${field}`);
+    assert.deepEqual(message.result, {
+      content: [{
+        type: "text",
+        text: `The tool "${name}" ran but returned a malformed result; it may have had side effects.`,
+      }],
+      isError: true,
+      _meta: { "salvor/failure": { kind: "invalid_output", uncertain: false } },
+    });
+  }
+  // This module's client reads a failure no retry may repeat.
+  await using remote = await connectMcpServer({ name: "remote", url: served.url, trusted: true });
+  const end = await remote.register(new ToolSet()).call({ id: "1", name: "remote__image", arguments: {} });
+  assert.equal(end.type === "failed" && end.failure.kind, "invalid_output");
+  assert.equal(runs, 4);
 });

@@ -90,7 +90,38 @@ Deno.test("a body that is JSON nested past the bound is refused as such, not as 
   assert.equal(response.status, 400);
   const { error } = await response.json();
   assert.equal(error.code, -32600);
-  assert.match(error.message, /^Cannot read the request as more than 100 containers longer than \d+ characters nest/);
+  assert.match(error.message, /^Cannot read the request as its containers nest more than 100 deep/);
+  await handler.close();
+});
+
+Deno.test("a short body nested past the bound is the request's fault: 400, -32600, nothing reported as the server's", async () => {
+  const errors: Error[] = [];
+  const handler = createMcpFetchHandler(
+    new ToolSet().register(
+      defineJsonTool({ name: "t", description: "t", inputSchema: { type: "object" }, effects: [], run: () => ({}) }),
+    ),
+    INFO,
+    { onError: (error) => errors.push(error) },
+  );
+  const deep = JSON.parse(`${"[".repeat(20_000)}${"]".repeat(20_000)}`);
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "c", version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": { elicitation: { x: deep } },
+  };
+  const headers = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "t" };
+  const modern = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t", arguments: {}, _meta: meta } };
+  const legacy = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t", arguments: { x: deep } } };
+  for (const [body, extra] of [[modern, headers], [legacy, {}]] as const) {
+    const text = JSON.stringify(body);
+    assert.ok(text.length < 64 * 1024);
+    const response = await handler.fetch(post(text, extra));
+    assert.equal(response.status, 400);
+    const { error } = await response.json();
+    assert.equal(error.code, -32600);
+    assert.match(error.message, /^Cannot read the request as its containers nest more than 100 deep/);
+  }
+  assert.deepEqual(errors, []);
   await handler.close();
 });
 
@@ -180,6 +211,35 @@ Deno.test("a session serves only the client authorize named when it opened; to a
   assert.equal(own.status, 200);
   await own.body?.cancel();
   await handler.close();
+});
+
+Deno.test('toolsChanged() reaches a 2025-era session\'s event stream with legacy: "sessionful"', async () => {
+  const handler = createMcpFetchHandler(new ToolSet(), INFO, { legacy: "sessionful" });
+  const opened = await handler.fetch(post(JSON.stringify({
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+  })));
+  await opened.body?.cancel();
+  const headers = { "mcp-session-id": opened.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-06-18" };
+  await (await handler.fetch(post(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), headers)))
+    .body?.cancel();
+  // A session with no event stream open misses it, and nothing throws or rejects unhandled.
+  handler.toolsChanged();
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  const stream = await handler.fetch(
+    new Request("http://localhost/mcp", { headers: { host: "localhost", accept: "text/event-stream", ...headers } }),
+  );
+  assert.equal(stream.status, 200);
+  const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+  handler.toolsChanged();
+  const { value } = await reader.read();
+  assert.match(value ?? "", /"method":"notifications\/tools\/list_changed"/);
+  await reader.cancel();
+  await handler.close();
+  // After close there is no session left to tell, and nothing throws.
+  handler.toolsChanged();
 });
 
 Deno.test("a closed handler answers 503 to every request, and opens no session", async () => {

@@ -11,7 +11,7 @@ import { ElicitRequestSchema } from "../fixtures/_sdk_v1_server.ts";
 import { StreamableHTTPClientTransport as V1HttpTransport } from "../_sdk_v1_client.ts";
 import { McpClient, McpProtocolError, StreamableHTTPClientTransport } from "./_client_deps.ts";
 import { createMcpFetchHandler, type McpFetchHandlerOptions, serveStdio } from "../../../mcp_server.ts";
-import { ToolSet } from "../../../mod.ts";
+import { defineJsonTool, MemoryNonceStore, suspend, ToolSet } from "../../../mod.ts";
 import { serverEnv } from "../_helpers.ts";
 import { serveHttp } from "./_connect.ts";
 import { servedTools, TEST_SEAL } from "./fixtures/tools.ts";
@@ -102,6 +102,62 @@ Deno.test("a handler's suspension is an input request; the retry with the answer
   } finally {
     await asker.close();
     await answerer.close();
+  }
+});
+
+Deno.test("a retried state resumes once per nonce store: once per replica by default, once in all with a shared one", async () => {
+  const answer = { action: "accept", content: { approved: true } };
+  for (const nonces of [undefined, new MemoryNonceStore()]) {
+    const seal = nonces === undefined ? TEST_SEAL : { ...TEST_SEAL, nonces };
+    const replicas = [1, 2].map(() => serveHttp(servedTools({ seal }).tools, { seal }));
+    const clients = await Promise.all(replicas.map((replica) => v2Client(replica.url)));
+    try {
+      const parked = await call(clients[0], "publish", { title: "x" }) as unknown as InputRequired;
+      const retried = [];
+      for (const client of [...clients, clients[0]]) {
+        retried.push(await call(client, "publish", { title: "x" }, { requestState: parked.requestState, answer }));
+      }
+      assert.deepEqual(
+        retried.map((done) => done.isError === true ? "refused" : "resumed"),
+        nonces === undefined ? ["resumed", "resumed", "refused"] : ["resumed", "refused", "refused"],
+      );
+    } finally {
+      await Promise.all(clients.map((client) => client.close()));
+      await Promise.all(replicas.map((replica) => replica[Symbol.asyncDispose]()));
+    }
+  }
+});
+
+Deno.test("an enum without a type is a string form field only when its values are all strings; else not a form", async () => {
+  const pick = defineJsonTool({
+    name: "pick",
+    description: "Picks what a person chooses.",
+    inputSchema: { type: "object", properties: { choices: { type: "array" } }, required: ["choices"] },
+    effects: [],
+    run: (input: { choices: unknown[] }, ctx) =>
+      ctx.resume === undefined
+        ? suspend({
+          reason: "Pick one",
+          resumeSchema: { type: "object", properties: { n: { enum: input.choices } }, required: ["n"] },
+        })
+        : { picked: ctx.resume },
+  });
+  await using served = serveHttp(new ToolSet({ seal: TEST_SEAL }).register(pick), { seal: TEST_SEAL });
+  const client = await v2Client(served.url);
+  try {
+    const strings = await call(client, "pick", { choices: ["a", "b"] }) as unknown as InputRequired;
+    assert.deepEqual(strings.inputRequests.answer.params.requestedSchema, {
+      type: "object",
+      properties: { n: { enum: ["a", "b"], type: "string" } },
+      required: ["n"],
+    });
+    for (const choices of [[1, 2], ["a", 1]]) {
+      const numbers = await call(client, "pick", { choices });
+      assert.equal(numbers.isError, true, JSON.stringify(choices));
+      assert.match(JSON.stringify(numbers.content), /not a flat form of strings, numbers and booleans/);
+    }
+  } finally {
+    await client.close();
   }
 });
 

@@ -163,3 +163,21 @@ Deno.test("a dropped HTTP request aborts its call", async () => {
   await request.then((response) => response.body?.cancel()).catch(() => {});
   await eventually(() => Promise.resolve(stats.aborted === 1), "the handler's signal aborting");
 });
+
+Deno.test("a tools/list cursor that is not a string is invalid params (-32602), not the server's failure", async () => {
+  const errors: Error[] = [];
+  const { tools } = servedTools();
+  await using served = serveHttp(tools, { onError: (error) => errors.push(error) });
+  for (const cursor of [5, { a: 1 }, null]) {
+    const { message } = await postJsonRpc(served.url, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/list",
+      params: { cursor },
+    });
+    const error = message.error as { code: number; message: string };
+    assert.equal(error.code, -32602, JSON.stringify(cursor));
+    assert.match(error.message, /cursor/);
+  }
+  assert.deepEqual(errors, []);
+});
