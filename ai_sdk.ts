@@ -26,6 +26,6 @@ export {
   aiSdkTools,
 } from "./src/bridges/ai_sdk.ts";
 export { ToolCallFailedError } from "./src/bridges/tool_call_error.ts";
-export { parkedCall, type ParkedOutput } from "./src/bridges/parked.ts";
+export { parkedCall, type ParkedCallOf, type ParkedOutput } from "./src/bridges/parked.ts";
 export type { ProgressOutput } from "./src/bridges/progress_output.ts";
 export type { ApprovalRecords, BridgeOptions } from "./src/bridges/bridge_options.ts";

@@ -32,7 +32,7 @@ export {
   mastraTools,
 } from "./src/bridges/mastra.ts";
 export { ToolCallFailedError } from "./src/bridges/tool_call_error.ts";
-export { parkedCall, type ParkedOutput } from "./src/bridges/parked.ts";
+export { parkedCall, type ParkedCallOf, type ParkedOutput } from "./src/bridges/parked.ts";
 export type { ShownSchema } from "./src/bridges/shown_schema.ts";
 export type { ProgressOutput } from "./src/bridges/progress_output.ts";
 export type { ModelOutput } from "./src/bridges/model_output.ts";

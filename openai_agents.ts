@@ -27,5 +27,5 @@ export {
   type OpenAIStrictMode,
 } from "./src/bridges/openai_agents.ts";
 export { ToolCallFailedError } from "./src/bridges/tool_call_error.ts";
-export { parkedCall, type ParkedOutput } from "./src/bridges/parked.ts";
+export { parkedCall, type ParkedCallOf, type ParkedOutput } from "./src/bridges/parked.ts";
 export type { ApprovalRecords, BridgeOptions } from "./src/bridges/bridge_options.ts";
