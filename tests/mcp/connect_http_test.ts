@@ -18,6 +18,18 @@ Deno.test("connecting to a Streamable HTTP url nothing listens on is an error na
   );
 });
 
+Deno.test("an unreachable url's user info and query, which may hold credentials, are left out of the error", async () => {
+  const endpoint = `http://127.0.0.1:${freePort()}/mcp`;
+  const url = endpoint.replace("http://", "http://user:hunter2@") + "?api_key=SECRET123";
+  await assert.rejects(
+    connectMcpServer({ name: "web", url }),
+    (error) =>
+      error instanceof McpConnectionError &&
+      error.message.startsWith(`Cannot connect to MCP server "web" as it could not be reached at ${endpoint} (`) &&
+      !/hunter2|SECRET123/.test(error.message),
+  );
+});
+
 for (const script of ["default", "resumable", "no-get", "json"]) {
   Deno.test(`a Streamable HTTP server (${script}) killed mid-call fails the call as unavailable promptly and later calls at once`, async () => {
     await using http = await startHttpFixture(script);

@@ -77,7 +77,8 @@ export function watchedFetch(
           const problem = await unanswered(signal);
           if (problem !== undefined) {
             gone = true;
-            onGone(`could not be reached at ${endpoint.href} (${problem})`);
+            // Without user info and query, which may hold credentials: the phrase reaches errors and logs.
+            onGone(`could not be reached at ${endpoint.origin}${endpoint.pathname} (${problem})`);
           }
         } while (again && !gone && !signal?.aborted);
       } finally {
