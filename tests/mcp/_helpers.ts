@@ -1,9 +1,10 @@
 // Shared by the MCP tests: how to start the servers they talk to, how to
-// prove that no process of theirs is left behind, and a fetch that serves a
-// stream as given.
+// prove that no process of theirs is left behind, a fetch that serves a
+// stream as given, and a server written message by message.
 
 import { spawn } from "node:child_process";
 import process from "node:process";
+import { InMemoryTransport, type JSONRPCMessage } from "@modelcontextprotocol/client";
 import { connectMcpServer, type McpConnectionOptions, type McpServerConnection } from "../../mcp.ts";
 
 /** The reference server, pinned. */
@@ -186,4 +187,55 @@ export function servingSse(
         { headers: { "content-type": contentType } },
       ),
     );
+}
+
+/** A JSON-RPC message as a raw server reads it. */
+export interface RawMessage {
+  readonly id?: string | number;
+  readonly method?: string;
+  // deno-lint-ignore no-explicit-any
+  readonly params?: any;
+}
+
+/** A 2025-era server in this process that answers message by message, to stage what a real server rarely does. */
+export interface RawServer {
+  /** The client's end of the pair, for `connectMcpServer({ transport })`. */
+  readonly transport: InMemoryTransport;
+  /** Sends a message to the client (`jsonrpc` is added). */
+  send(message: Record<string, unknown>): void;
+}
+
+/**
+ * Starts a raw server that answers the era probe and initialize itself, with tools that announce list changes,
+ * and hands every other message to `on`.
+ */
+export async function rawServer(on: (message: RawMessage, server: RawServer) => void): Promise<RawServer> {
+  const [mine, theirs] = InMemoryTransport.createLinkedPair();
+  const server: RawServer = {
+    transport: mine,
+    send: (message) => void theirs.send({ jsonrpc: "2.0", ...message } as JSONRPCMessage),
+  };
+  theirs.onmessage = (message: RawMessage) => {
+    if (message.method === "server/discover") {
+      return server.send({ id: message.id, error: { code: -32601, message: "Method not found" } });
+    }
+    if (message.method === "initialize") {
+      return server.send({
+        id: message.id,
+        result: {
+          protocolVersion: "2025-06-18",
+          capabilities: { tools: { listChanged: true } },
+          serverInfo: { name: "raw", version: "1.0.0" },
+        },
+      });
+    }
+    if (message.method !== "notifications/initialized") on(message, server);
+  };
+  await theirs.start();
+  return server;
+}
+
+/** A tool entry of a tools/list answer. */
+export function rawTool(name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { name, description: `The ${name} tool.`, inputSchema: { type: "object" }, ...extra };
 }

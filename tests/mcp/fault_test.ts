@@ -21,7 +21,16 @@ import {
   toldByHead,
 } from "../../src/mcp/client/_long_message.ts";
 import { watchedFetch } from "../../src/mcp/client/_http_watch.ts";
-import { connectFixture, livingChildren, servingSse, startHttpFixture, TEST_LOCK } from "./_helpers.ts";
+import { cutNote } from "../../src/mcp/client/_content.ts";
+import {
+  connectFixture,
+  livingChildren,
+  rawServer,
+  rawTool,
+  servingSse,
+  startHttpFixture,
+  TEST_LOCK,
+} from "./_helpers.ts";
 import { fc } from "../dev_deps.ts";
 import { freshCopyMs, gapBound, largestGap } from "../fixtures/event_loop.ts";
 
@@ -888,6 +897,25 @@ Deno.test("maxContentChars is configurable", async () => {
   assert.equal(text(end), `${"a".repeat(10)}\n[... 15 more characters cut by the host]`);
 });
 
+Deno.test("a result with no content shows the model its structuredContent cut to maxContentChars; output stays whole", async () => {
+  const big = "x".repeat(200_000);
+  const server = await rawServer((message, raw) => {
+    if (message.method === "tools/list") raw.send({ id: message.id, result: { tools: [rawTool("dump")] } });
+    if (message.method === "tools/call") {
+      raw.send({ id: message.id, result: { content: [], structuredContent: { big } } });
+    }
+  });
+  await using connection = await connectMcpServer({ name: "s", transport: server.transport, maxContentChars: 1_000 });
+  const end = await connection.register(new ToolSet()).call({ id: "1", name: "s__dump" });
+  assert.equal(end.type, "output");
+  if (end.type !== "output") return;
+  const json = JSON.stringify({ big });
+  assert.deepEqual(end.result.content, [{ type: "text", text: json.slice(0, 1_000) + cutNote(json.length - 1_000) }]);
+  assert.deepEqual(end.result.output, { big });
+  assert.deepEqual((end.result.details as { content: unknown; cut: boolean }).content, []);
+  assert.equal((end.result.details as { cut: boolean }).cut, true);
+});
+
 // 5. Names a server gives never break connecting.
 
 Deno.test("two Japanese tool names and a tool named constructor connect, with overrides, as three distinct tools", async () => {
@@ -1038,6 +1066,85 @@ Deno.test("a refresh whose new tool collides with a host tool changes nothing an
   assert.equal(tools.get("fixture__gamma"), mine);
   assert.equal(tools.get("fixture__alpha")?.descriptor.description, "The alpha tool.");
   assert.deepEqual(server.tools.map((tool) => tool.toolName), ["alpha", "beta", "swap"]);
+});
+
+/** Waits (up to 3 s) until `done` holds. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 150 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+Deno.test("a list_changed while connecting is followed once the first list is in place, never overwritten by it", async () => {
+  // Enough schemas that building the first list yields to the event loop, where the notification is handled.
+  const properties = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, { type: "string" }]));
+  const first = Array.from(
+    { length: 300 },
+    (_, i) => rawTool(`old${i}`, { inputSchema: { type: "object", properties } }),
+  );
+  let lists = 0;
+  const server = await rawServer((message, raw) => {
+    if (message.method !== "tools/list") return;
+    lists++;
+    raw.send({ id: message.id, result: { tools: lists === 1 ? first : [rawTool("fresh")] } });
+    if (lists === 1) raw.send({ method: "notifications/tools/list_changed" });
+  });
+  const changes: McpToolsChange[] = [];
+  await using connection = await connectMcpServer({
+    name: "s",
+    transport: server.transport,
+    onToolsChanged: (change) => changes.push(change),
+  });
+  await until(() => changes.length > 0);
+  assert.deepEqual(connection.tools.map((tool) => tool.toolName), ["fresh"]);
+  assert.equal(changes.length, 1);
+  assert.deepEqual(changes[0].added, ["s__fresh"]);
+  assert.equal(changes[0].removed.length, 300);
+  assert.deepEqual(connection.register(new ToolSet()).descriptors().map((d) => d.name), ["s__fresh"]);
+});
+
+Deno.test("a refresh never brings back a changed tool the host unregistered", async () => {
+  let version = 1;
+  const server = await rawServer((message, raw) => {
+    if (message.method !== "tools/list") return;
+    raw.send({ id: message.id, result: { tools: [rawTool("safe"), rawTool("wipe", { description: `v${version}` })] } });
+  });
+  const changes: McpToolsChange[] = [];
+  await using connection = await connectMcpServer({
+    name: "s",
+    transport: server.transport,
+    onToolsChanged: (change) => changes.push(change),
+  });
+  const kept = connection.register(new ToolSet());
+  const hidden = connection.register(new ToolSet());
+  hidden.unregister("s__wipe");
+  version = 2;
+  server.send({ method: "notifications/tools/list_changed" });
+  await until(() => changes.length > 0);
+  assert.deepEqual(changes, [{ added: [], removed: [], changed: ["s__wipe"] }]);
+  assert.deepEqual(hidden.descriptors().map((d) => d.name), ["s__safe"]);
+  assert.equal(kept.get("s__wipe")?.descriptor.description, "v2");
+});
+
+Deno.test("a server that says its list changed before every answer is listed at a bounded pace, and onError says so", async () => {
+  let lists = 0;
+  const server = await rawServer((message, raw) => {
+    if (message.method !== "tools/list") return;
+    lists++;
+    if (lists > 1) raw.send({ method: "notifications/tools/list_changed" });
+    raw.send({ id: message.id, result: { tools: [rawTool("a", { description: `v${lists}` })] } });
+  });
+  const errors: Error[] = [];
+  await using connection = await connectMcpServer({
+    name: "s",
+    transport: server.transport,
+    onError: (error) => errors.push(error),
+  });
+  const tools = connection.register(new ToolSet());
+  server.send({ method: "notifications/tools/list_changed" });
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  assert.ok(lists <= 8, `${lists} lists in 1.5 s`);
+  assert.equal(errors.length, 1, errors.map((error) => error.message).join("\n"));
+  assert.match(errors[0].message, /list_changed.*in a row/);
+  assert.match(tools.get("s__a")?.descriptor.description ?? "", /^v\d+$/);
 });
 
 // 10. A spawned server inherits what it needs to run.

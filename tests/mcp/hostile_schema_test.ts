@@ -1,11 +1,15 @@
 // An MCP server's schemas are untrusted: a tool whose schema would expand
 // without bound or needs a pattern the linear-time engine cannot express
 // is left out with a warning naming it, the rest of the server still works; a call whose arguments or
-// structuredContent exceed the step budget ends in a typed failure; and the
-// host's event loop is never blocked for long.
+// structuredContent exceed the step budget ends in a typed failure; a call
+// whose input request's schema needs a pattern that engine cannot express
+// fails before anyone is asked or anything is parked; and the host's event
+// loop is never blocked for long.
 
 import assert from "node:assert/strict";
+import { createMcpHandler, inputRequired, McpServer } from "@modelcontextprotocol/server";
 import { ToolSet } from "../../mod.ts";
+import { connectMcpServer, type McpConnectionOptions } from "../../mcp_http.ts";
 import { connectFixture } from "./_helpers.ts";
 import { gapBound, largestGap, largestGapOfEach } from "../fixtures/event_loop.ts";
 import { NESTED_QUANTIFIER_TEXT } from "../fixtures/hostile_schemas.ts";
@@ -138,4 +142,60 @@ Deno.test("a server's costly draft-04, draft-06 and 2019-09 schemas are bounded 
     assert.match(message || "", new RegExp(`${side} schema of "fixture__costly-.*" as one value took more than`));
   }
   assert.ok(gapMs < MAX_GAP_MS, `the event loop was blocked for ${gapMs} ms`);
+});
+
+/** A lookaround that backtracks for minutes on the built-in RegExp against a sentence ending in "!". */
+const LOOKAROUND = String.raw`^(?=(\w+\s?)*$)`;
+
+/** Connects to a 2026-07-28 server in this process whose "ship" tool asks for a name matching LOOKAROUND. */
+function connectAsking(options: Partial<McpConnectionOptions> = {}) {
+  const handler = createMcpHandler(() => {
+    const server = new McpServer({ name: "deploy", version: "1.0.0" }, { capabilities: { tools: {} } });
+    server.registerTool("ship", { description: "Deploys." }, () =>
+      inputRequired({
+        inputRequests: {
+          region: inputRequired.elicit({
+            message: "Which region?",
+            requestedSchema: {
+              type: "object",
+              properties: { name: { type: "string", pattern: LOOKAROUND } },
+              required: ["name"],
+            } as never,
+          }),
+        },
+      }));
+    return server;
+  }, { legacy: "reject" });
+  return connectMcpServer({
+    name: "deploy",
+    url: "http://deploy.example/mcp",
+    fetch: (input, init) => handler.fetch(new Request(input, init)),
+    ...options,
+  });
+}
+
+Deno.test("an input request whose schema has a lookaround fails the call, naming the pattern, before the live handler is asked", async () => {
+  let asked = 0;
+  await using connection = await connectAsking({
+    onInputRequest: () => {
+      asked++;
+      return { action: "accept", content: { name: "eu west" } };
+    },
+  });
+  assert.equal(connection.era, "modern");
+  const end = await connection.register(new ToolSet()).call({ id: "1", name: "deploy__ship", arguments: {} });
+  assert.equal(end.type === "failed" && end.failure.kind, "handler", JSON.stringify(end).slice(0, 300));
+  assert.ok(end.type === "failed" && end.failure.message.includes(`the pattern ${JSON.stringify(LOOKAROUND)}`));
+  assert.match(end.type === "failed" ? end.failure.message : "", /input requests of "ship".*lookaround/);
+  assert.equal(asked, 0);
+});
+
+Deno.test("an input request whose schema has a lookaround fails the call instead of parking a record that carries it", async () => {
+  await using connection = await connectAsking();
+  const tools = connection.register(
+    new ToolSet({ seal: { key: { id: "k1", secret: "a-secret-of-at-least-32-bytes-0123" } } }),
+  );
+  const end = await tools.call({ id: "1", name: "deploy__ship", arguments: {} });
+  assert.equal(end.type === "failed" && end.failure.kind, "handler", JSON.stringify(end).slice(0, 300));
+  assert.match(end.type === "failed" ? end.failure.message : "", /lookaround/);
 });

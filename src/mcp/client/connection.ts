@@ -9,6 +9,7 @@
 import {
   type CallToolResult,
   Client,
+  type ContentBlock,
   isInputRequiredResult,
   type JSONRPCMessage,
   type PriorDiscovery,
@@ -24,6 +25,7 @@ import type { DynTool, ToolContext, ValidatedInvocation } from "../../core/contr
 import type { ExecutionEvent } from "../../core/contract/events.ts";
 import { type ToolFailure, toolFailure } from "../../core/contract/failure.ts";
 import { compileSchema } from "../../core/schema/compile_schema.ts";
+import type { CompiledSchema } from "../../core/schema/schema.ts";
 import { FALLBACK } from "../../core/schema/_apart.ts";
 import { linearPatterns } from "../../core/schema/validator/linear_patterns.ts";
 import { describeTool, type ToolDescriptor, unboundedField } from "../../core/contract/spec.ts";
@@ -136,7 +138,9 @@ export interface McpConnectionOptions {
    * all parts. The first text past it is cut with a note the model reads
    * (`[... 49,900,000 more characters cut by the host]`), later parts are
    * left out with a note; the whole result stays in `result.details.content`
-   * for the host. An error result's text is cut to it too. Default 100 000.
+   * for the host. An error result's text is cut to it too, and so is the
+   * JSON of `structuredContent` the model is shown when the result has no
+   * content (the whole value stays in `result.output`). Default 100 000.
    */
   readonly maxContentChars?: number;
   /**
@@ -156,7 +160,10 @@ export interface McpConnectionOptions {
   readonly clientInfo?: { readonly name: string; readonly version: string };
   /** Receives each change of the server's tool list, after it is applied. */
   readonly onToolsChanged?: (change: McpToolsChange) => void;
-  /** Receives protocol problems that do not end the connection (a garbled line, a failed notification). */
+  /**
+   * Receives protocol problems that do not end the connection (a garbled line, a failed notification, a server
+   * that keeps saying its tool list changed).
+   */
   readonly onError?: (error: Error) => void;
   /**
    * Answers a server's requests for input at once, for hosts with a person
@@ -166,7 +173,12 @@ export interface McpConnectionOptions {
    * request's schema. Without it, a 2026-07-28 server's `input_required`
    * answer parks the call as a `suspended` terminal whose record resumes
    * with `toolset.resume(record, answers)`, and a 2025-era server's
-   * `elicitation/create` request is declined.
+   * `elicitation/create` request is declined. A request whose schema does
+   * not compile as an untrusted one (a pattern the linear-time engine
+   * cannot express) is never asked: the call fails, naming the pattern. A
+   * 2025-era request that comes with no call of the connection in flight,
+   * or while as many are being answered as calls are in flight, is declined
+   * unasked.
    */
   readonly onInputRequest?: (request: McpInputRequest, context: McpInputContext) => unknown;
   /**
@@ -260,6 +272,10 @@ const DEFAULT_MAX_PAGES = 100;
 // tells a timeout from a cancellation: the largest delay a timer accepts.
 const NO_SDK_TIMEOUT = MAX_OPTION;
 const SESSION_END_MS = 1_000;
+/** How many refreshes may run back to back, each within REFRESH_PAUSE_MS of the last, before the next waits. */
+const MAX_BACK_TO_BACK_REFRESHES = 4;
+/** How long after its last refresh a server that keeps saying its tool list changed is listed again, in ms. */
+const REFRESH_PAUSE_MS = 1_000;
 /** How many rounds of input a live handler may answer for one call: past it the server counts as looping. */
 const MAX_INPUT_ROUNDS = 16;
 /** A W3C trace context `traceparent` value. */
@@ -313,6 +329,16 @@ interface Listed {
 interface BuiltList {
   readonly tools: Map<string, Built>;
   readonly warnings: readonly McpToolWarning[];
+}
+
+/**
+ * The schema answers to a server's input requests must meet, compiled as a server's tool schemas are: untrusted,
+ * its patterns on the linear-time engine.
+ *
+ * @throws {InvalidSpecError} When it does not compile so: a pattern that engine cannot express, one over the limits.
+ */
+function untrustedAnswers(requests: Readonly<Record<string, McpInputRequest>>, label: string): CompiledSchema {
+  return compileSchema(answersSchema(requests), { label, patterns: linearPatterns });
 }
 
 function describe(error: unknown): string {
@@ -423,10 +449,19 @@ export class McpServerConnection implements AsyncDisposable {
   #closing: Promise<void> | undefined;
   #refreshing: Promise<McpToolsChange> | undefined;
   #refreshAgain = false;
+  /** Set until the first tool list is in place: a list_changed meanwhile is followed after it (see #listChanged). */
+  #connecting = true;
+  /** When the last refresh ended, in ms since the epoch, and how many ran back to back until then (see #paced). */
+  #refreshedAt = -Infinity;
+  #backToBack = 0;
+  /** Aborted on close: ends a refresh's wait. */
+  readonly #ending = new AbortController();
   /** When the server's tool list goes stale (its `ttlMs`), in ms since the epoch; undefined when it said nothing. */
   #staleAt: number | undefined;
-  /** Progress callbacks by our own progress token: see #tapProgress. */
+  /** Progress callbacks by our own progress token, one a call in flight: see #tapProgress. */
   readonly #progress = new Map<string, (params: Record<string, unknown>) => void>();
+  /** How many of a 2025-era server's elicitations the live handler is answering: see #elicit. */
+  #eliciting = 0;
   #nextToken = 0;
 
   /**
@@ -462,7 +497,7 @@ export class McpServerConnection implements AsyncDisposable {
           tools: {
             autoRefresh: false,
             debounceMs: 0,
-            onChanged: () => void this.refresh().catch((error) => this.#options.onError?.(error)),
+            onChanged: () => this.#listChanged(),
           },
         },
       },
@@ -604,11 +639,15 @@ export class McpServerConnection implements AsyncDisposable {
   /**
    * Reads the server's tool list again, applies the change to every tool
    * set the tools were registered into, and reports it. Runs on its own
-   * when the server sends `notifications/tools/list_changed`. Only tools
-   * this connection registered are ever removed or replaced, by identity;
-   * the change is applied to every set or to none, so a new tool whose
-   * name a set already uses for another tool leaves every set as it was
-   * and is reported as the change's `error`.
+   * when the server sends `notifications/tools/list_changed` (for one sent
+   * while connecting, once the first list is in place); past four
+   * refreshes back to back, a server that keeps sending it is listed again
+   * once a second, and `onError` is told once. Only tools this connection
+   * registered are ever removed or replaced, by identity, and a changed
+   * tool only where a set still holds its old version (one the host
+   * unregistered stays out); the change is applied to every set or to
+   * none, so a new tool whose name a set already uses for another tool
+   * leaves every set as it was and is reported as the change's `error`.
    *
    * @returns What changed, with an `error` when it could not be read or applied (then nothing changed).
    *
@@ -636,11 +675,22 @@ export class McpServerConnection implements AsyncDisposable {
     return this.#refreshing;
   }
 
+  /** Follows the server's `notifications/tools/list_changed`: while connecting, once the first list is in place. */
+  #listChanged(): void {
+    if (this.#connecting) {
+      this.#refreshAgain = true;
+      return;
+    }
+    this.refresh().catch((error) => this.#options.onError?.(error));
+  }
+
   async #refreshLoop(): Promise<McpToolsChange> {
     let change: McpToolsChange;
     do {
+      await this.#paced();
       this.#refreshAgain = false;
       change = await this.#refreshOnce();
+      this.#refreshedAt = Date.now();
       try {
         this.#options.onToolsChanged?.(change);
       } catch (error) {
@@ -648,6 +698,34 @@ export class McpServerConnection implements AsyncDisposable {
       }
     } while (this.#refreshAgain && !this.closed);
     return change;
+  }
+
+  /**
+   * Waits, once a few refreshes ran back to back, until the last one is REFRESH_PAUSE_MS old: a server that keeps
+   * saying its tool list changed is listed at that pace, what it says meanwhile coalesced into one refresh.
+   */
+  async #paced(): Promise<void> {
+    const since = Date.now() - this.#refreshedAt;
+    this.#backToBack = since < REFRESH_PAUSE_MS ? this.#backToBack + 1 : 0;
+    if (this.#backToBack < MAX_BACK_TO_BACK_REFRESHES) return;
+    if (this.#backToBack === MAX_BACK_TO_BACK_REFRESHES) {
+      this.#options.onError?.(
+        new McpConnectionError(
+          this.name,
+          `Cannot follow the tool list of MCP server "${this.name}" at once as it sent list_changed during ${MAX_BACK_TO_BACK_REFRESHES} refreshes in a row: it is listed again every ${REFRESH_PAUSE_MS} ms while it goes on`,
+        ),
+      );
+    }
+    const { signal } = this.#ending;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, REFRESH_PAUSE_MS - since);
+      signal.addEventListener("abort", done, { once: true });
+    });
   }
 
   async #refreshOnce(): Promise<McpToolsChange> {
@@ -671,18 +749,19 @@ export class McpServerConnection implements AsyncDisposable {
     }
     for (const name of previous.keys()) if (!next.tools.has(name)) removed.push(name);
     const warnings = next.warnings.length === 0 ? {} : { warnings: next.warnings };
-    const outgoing = [...removed, ...changed].map((name) => previous.get(name)!.tool);
-    const incoming = [...added, ...changed].map((name) => tools.get(name)!.tool);
-    const applied: [McpToolRegistry, McpServerTool[]][] = [];
+    const applied: [McpToolRegistry, McpServerTool[], McpServerTool[]][] = [];
     try {
       for (const registry of this.#registries) {
-        // Only what this connection registered and the set still holds goes: never a tool of the host's.
-        const held = outgoing.filter((tool) => registry.get(tool.descriptor.name) === tool);
+        // Only what this connection registered and the set still holds goes: never a tool of the host's. A changed
+        // tool is replaced only where its old version still is: one the host took out stays out.
+        const holds = (name: string) => registry.get(name) === previous.get(name)!.tool;
+        const held = [...removed, ...changed].filter(holds).map((name) => previous.get(name)!.tool);
+        const incoming = [...added, ...changed.filter(holds)].map((name) => tools.get(name)!.tool);
         registry.replace(held, incoming);
-        applied.push([registry, held]);
+        applied.push([registry, held, incoming]);
       }
     } catch (error) {
-      for (const [registry, held] of applied.reverse()) registry.replace(incoming, held);
+      for (const [registry, held, incoming] of applied.reverse()) registry.replace(incoming, held);
       return {
         added,
         removed,
@@ -938,15 +1017,16 @@ export class McpServerConnection implements AsyncDisposable {
           allowInputRequired: true,
         });
         if (!isInputRequiredResult(answer)) return this.#callResult(tool, answer);
-        const asked = this.#inputAsked(tool, answer);
-        if ("type" in asked) return asked;
+        const read = this.#inputAsked(tool, answer);
+        if ("type" in read) return read;
+        const { asked, schema } = read;
         const handler = this.#options.onInputRequest;
         if (handler === undefined) {
           return {
             type: "suspended",
             suspension: {
               reason: inputReason(this.name, tool.toolName, asked.inputRequests),
-              resumeSchema: answersSchema(asked.inputRequests),
+              resumeSchema: schema.schema,
               payload: asked,
             },
           };
@@ -954,7 +1034,7 @@ export class McpServerConnection implements AsyncDisposable {
         if (round + 1 >= MAX_INPUT_ROUNDS) {
           return this.#inputFailure(tool, `it asked for input more than ${MAX_INPUT_ROUNDS} times in one call`);
         }
-        const answers = await this.#answer(tool, asked, handler, signal);
+        const answers = await this.#answer(tool, asked, schema, handler, signal);
         if (typeof answers === "string") return this.#inputFailure(tool, answers);
         params = {
           ...base,
@@ -969,18 +1049,34 @@ export class McpServerConnection implements AsyncDisposable {
     }
   };
 
-  /** Reads an `input_required` answer into what a record keeps, or the failure it is. */
-  #inputAsked(tool: McpServerTool, answer: Record<string, unknown>): McpInputPayload | ExecutionEvent {
+  /**
+   * Reads an `input_required` answer into what a record keeps and the schema its answers must meet, or the failure
+   * it is: a schema that does not compile as an untrusted one is never asked with, nor parked in a record.
+   */
+  #inputAsked(
+    tool: McpServerTool,
+    answer: Record<string, unknown>,
+  ): { asked: McpInputPayload; schema: CompiledSchema } | ExecutionEvent {
     const inputRequests = readInputRequests(answer.inputRequests ?? {});
     const { requestState } = answer;
     if (inputRequests === undefined || (requestState !== undefined && typeof requestState !== "string")) {
       return this.#inputFailure(tool, "its input_required answer is malformed");
     }
+    let compiled: CompiledSchema;
+    try {
+      compiled = untrustedAnswers(inputRequests, `input requests of "${tool.toolName}"`);
+    } catch (error) {
+      if (!(error instanceof InvalidSpecError)) throw error;
+      return this.#inputFailure(tool, `its input requests cannot be used: ${describe(error).slice(0, 500)}`);
+    }
     return {
-      server: this.name,
-      tool: tool.toolName,
-      inputRequests,
-      ...(requestState === undefined ? {} : { requestState }),
+      asked: {
+        server: this.name,
+        tool: tool.toolName,
+        inputRequests,
+        ...(requestState === undefined ? {} : { requestState }),
+      },
+      schema: compiled,
     };
   }
 
@@ -988,6 +1084,7 @@ export class McpServerConnection implements AsyncDisposable {
   async #answer(
     tool: McpServerTool,
     asked: McpInputPayload,
+    schema: CompiledSchema,
     handler: NonNullable<McpConnectionOptions["onInputRequest"]>,
     signal: AbortSignal,
   ): Promise<Record<string, unknown> | string> {
@@ -995,7 +1092,7 @@ export class McpServerConnection implements AsyncDisposable {
     for (const [key, request] of Object.entries(asked.inputRequests)) {
       answers[key] = await handler(request, { server: this.name, tool: tool.toolName, signal });
     }
-    const verdict = compileSchema(answersSchema(asked.inputRequests), { label: "input answers" }).validate(answers);
+    const verdict = schema.validate(answers);
     if (verdict.ok) return answers;
     const first = verdict.diagnostics[0];
     return `the host's answer does not meet the server's request: ${first.path || "(value)"}: ${first.message}`;
@@ -1011,13 +1108,30 @@ export class McpServerConnection implements AsyncDisposable {
     };
   }
 
-  /** Answers a 2025-era server's `elicitation/create`: through the live handler, else declined. */
+  /**
+   * Answers a 2025-era server's `elicitation/create`: through the live handler, else declined. A server asks for
+   * the calls it runs: with none in flight, or with as many of its requests being answered as calls in flight, it
+   * is declined unasked, so that it cannot put any number of prompts before the host.
+   */
   async #elicit(request: { method: string; params?: Record<string, unknown> }, signal: AbortSignal) {
     const handler = this.#options.onInputRequest;
-    if (handler === undefined) return { action: "decline" as const };
+    if (handler === undefined || this.#eliciting >= this.#progress.size) return { action: "decline" as const };
     const asked: McpInputRequest = { method: request.method, ...(request.params ? { params: request.params } : {}) };
-    const answer = await handler(asked, { server: this.name, signal });
-    const verdict = compileSchema(answersSchema({ answer: asked }), { label: "input answer" }).validate({ answer });
+    let compiled: CompiledSchema;
+    try {
+      compiled = untrustedAnswers({ answer: asked }, "elicitation/create request");
+    } catch (error) {
+      if (!(error instanceof InvalidSpecError)) throw error;
+      throw new ProtocolError(-32602, describe(error).slice(0, 500));
+    }
+    let answer: unknown;
+    this.#eliciting++;
+    try {
+      answer = await handler(asked, { server: this.name, signal });
+    } finally {
+      this.#eliciting--;
+    }
+    const verdict = compiled.validate({ answer });
     if (!verdict.ok) {
       const first = verdict.diagnostics[0];
       throw new ProtocolError(-32602, `The host's answer does not meet the request: ${first.path}: ${first.message}`);
@@ -1068,7 +1182,11 @@ export class McpServerConnection implements AsyncDisposable {
         ),
       };
     }
-    const { parts, cut } = contentParts(result.content, this.#budget);
+    // A result with no content is shown to the model as its output's JSON: held to the budget like a text.
+    const shown: ContentBlock[] = result.content.length === 0 && result.structuredContent !== undefined
+      ? [{ type: "text", text: JSON.stringify(result.structuredContent) }]
+      : result.content;
+    const { parts, cut } = contentParts(shown, this.#budget);
     return {
       type: "output",
       result: {
@@ -1224,6 +1342,8 @@ export class McpServerConnection implements AsyncDisposable {
         this.#tools = listed.tools;
         this.#warnings = listed.warnings;
       }
+      this.#connecting = false;
+      if (this.#refreshAgain) this.#listChanged();
     } catch (error) {
       // Said before closing: once closed, every server has "exited", which would hide what went wrong.
       const failure = this.#connectError(error, phase, deadline.signal.aborted, timeoutMs);
@@ -1297,6 +1417,7 @@ export class McpServerConnection implements AsyncDisposable {
    */
   close(): Promise<void> {
     this.#lost ??= "the connection was closed";
+    this.#ending.abort();
     this.#closing ??= this.#shutDown();
     return this.#closing;
   }
