@@ -620,17 +620,48 @@ export class Dispatcher {
   /**
    * Streams an admitted call: its progress as it comes, then its terminal.
    * A slow reader gets the latest progress, not every report (see
-   * `EventQueue`). A caller that stops reading cancels the call.
+   * `EventQueue`). A caller that stops reading cancels the call, even while
+   * a `next()` of its waits. `observe` starts the call's watch, once the
+   * stream is first read.
    */
-  async *events(admit: () => Admitted | Promise<Admitted>, watch?: Watch): AsyncGenerator<ToolEvent, void, undefined> {
+  events(
+    admit: () => Admitted | Promise<Admitted>,
+    observe: () => Watch | undefined,
+  ): AsyncGenerator<ToolEvent, void, undefined> {
+    const queue = new EventQueue();
+    let control: CallControl | undefined;
+    let cancelled = false;
+    // Stops a call whose reader walks away before its terminal; one cancelled while it is admitted stops on its start.
+    const cancel = () => {
+      cancelled = true;
+      if (!queue.finished) control?.cancel();
+    };
+    const events = this.#events(admit, observe, queue, cancel, (made) => {
+      control = made;
+      if (cancelled) made.cancel();
+    });
+    // An async generator runs return() and throw() only once its pending next() settles, which for a running call is
+    // when its tool next reports: they stop the call first, so that next() settles at once with the call's terminal.
+    const { return: end, throw: raise } = events;
+    events.return = (value) => (cancel(), end.call(events, value));
+    events.throw = (error) => (cancel(), raise.call(events, error));
+    return events;
+  }
+
+  async *#events(
+    admit: () => Admitted | Promise<Admitted>,
+    observe: () => Watch | undefined,
+    queue: EventQueue,
+    cancel: () => void,
+    onControl: (control: CallControl) => void,
+  ): AsyncGenerator<ToolEvent, void, undefined> {
+    const watch = observe();
     const admitted = await admitSafely(admit);
     if ("type" in admitted) {
       watch?.end(admitted);
       yield admitted;
       return;
     }
-    const queue = new EventQueue();
-    let control: CallControl | undefined;
     // The observer hears of each event as it happens, not as the reader reads it.
     const job = watch === undefined ? admitted : observed(admitted, watch);
     this.#drive(
@@ -640,7 +671,7 @@ export class Dispatcher {
         queue.progress(event);
       },
       watch,
-      (made) => control = made,
+      onControl,
     ).then((terminal) => queue.finish(terminal));
     try {
       while (true) {
@@ -652,7 +683,7 @@ export class Dispatcher {
         await queue.next();
       }
     } finally {
-      if (!queue.finished) control?.cancel();
+      cancel();
     }
   }
 
@@ -962,8 +993,11 @@ export class Dispatcher {
       while (true) {
         // After its terminal a stream only has to end; one that never does is closed after a grace.
         const outcome = await control.race(terminal ? withinEndGrace(step()) : step());
-        if (outcome === STOPPED) return this.#stopped(job, control, true);
-        if (outcome === GRACE_OVER) return terminal!;
+        // A stream that yields on microtasks alone keeps the timer from firing: its deadline is read at each step. A
+        // call stopped in its end grace has its terminal, checked already: it ends with it.
+        if (outcome === STOPPED || outcome === GRACE_OVER || control.expired()) {
+          return terminal ?? this.#stopped(job, control, true);
+        }
         if ("error" in outcome) {
           ended = true;
           return failed(

@@ -446,7 +446,8 @@ export class ToolSet implements Iterable<DynTool> {
    * validation. The timeout bounds every step from validation on. A tool
    * stream that ends without a terminal, throws, yields a malformed event
    * or yields after its terminal ends in one `contract` failure. Stopping
-   * reading before the terminal aborts the tool's signal.
+   * reading before the terminal (a `break`, or `return()` or `throw()`, even
+   * while a `next()` waits) aborts the tool's signal at once.
    *
    * The latest progress wins: a reader that falls behind finds at most 8
    * progress events waiting, and once that many wait, each new report
@@ -481,12 +482,12 @@ export class ToolSet implements Iterable<DynTool> {
    * assert.deepEqual(types, ["progress", "progress", "progress", "output"]);
    * ```
    */
-  async *stream(
+  stream(
     call: ToolCall,
     options: CallOptions = NO_OPTIONS,
   ): AsyncGenerator<ToolEvent, void, undefined> {
     const dispatcher = this.#dispatcher;
-    yield* dispatcher.events(() => dispatcher.admit(call, options), dispatcher.watch(call, CALL));
+    return dispatcher.events(() => dispatcher.admit(call, options), () => dispatcher.watch(call, CALL));
   }
 
   /**
@@ -534,13 +535,16 @@ export class ToolSet implements Iterable<DynTool> {
    * assert.equal(events.length, 1);
    * ```
    */
-  async *resumeStream(
+  resumeStream(
     record: SuspendedCall,
     answer: unknown,
     options: CallOptions = NO_OPTIONS,
   ): AsyncGenerator<ToolEvent, void, undefined> {
     const dispatcher = this.#dispatcher;
-    yield* dispatcher.events(() => dispatcher.admitResume(record, answer, options), dispatcher.watch(record, RESUMED));
+    return dispatcher.events(
+      () => dispatcher.admitResume(record, answer, options),
+      () => dispatcher.watch(record, RESUMED),
+    );
   }
 
   /**

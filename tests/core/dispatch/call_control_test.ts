@@ -197,6 +197,41 @@ Deno.test("ToolSet.call() bounds async output validation by the timeout", async 
   assert.equal(failure.uncertain, true, "the tool ran before its output was checked");
 });
 
+Deno.test("ToolSet.call() and stream() end timeout near the deadline for a tool stream that yields only on microtasks", async () => {
+  let yielded = 0;
+  const scan: DynTool = {
+    descriptor: {
+      name: "scan",
+      version: "1.0.0",
+      description: "Reports on every item it holds in memory, never waiting for I/O.",
+      inputSchema: { type: "object" },
+      effects: ["fs.read"],
+      semantics: { idempotency: "idempotent", retry: "automatic", concurrency: "parallel" },
+    },
+    async *execute() {
+      for (let i = 0; i < 300_000; i++) {
+        yielded++;
+        yield { type: "progress", progress: i };
+      }
+      yield { type: "output", result: { content: [] } };
+    },
+  };
+  const tools = new ToolSet().register(scan);
+  const runs: [string, () => Promise<TerminalEvent>][] = [
+    ["call", () => tools.call({ id: "1", name: "scan" }, { timeoutMs: 20, onProgress: () => {} })],
+    ["stream", async () => {
+      let last: ToolEvent | undefined;
+      for await (const event of tools.stream({ id: "2", name: "scan" }, { timeoutMs: 20 })) last = event;
+      return last as TerminalEvent;
+    }],
+  ];
+  for (const [how, run] of runs) {
+    yielded = 0;
+    assert.equal(failureOf(await run()).kind, "timeout", how);
+    assert.ok(yielded < 300_000, `${how}: the stream was read to its end`);
+  }
+});
+
 Deno.test("ToolSet.call() bounds an approval gate that never answers by the timeout, and the handler never starts", async () => {
   const write = fakeWriteTool();
   const tools = new ToolSet({ approve: () => new Promise<never>(() => {}) }).register(write);
@@ -267,6 +302,51 @@ Deno.test("ToolSet.stream() aborts a typed handler's signal when the caller stop
     break;
   }
   assert.equal(seen?.signal.aborted, true);
+});
+
+Deno.test("ToolSet.stream()'s return() or throw() while a next() waits stops the call at once: its signal aborts, all settle", async () => {
+  const signals: AbortSignal[] = [];
+  // Ends only when its signal aborts.
+  const waiting = defineJsonTool({
+    name: "waiting",
+    description: "Waits for its signal.",
+    inputSchema: { type: "object" },
+    effects: ["external.mutation"],
+    run: (_input, ctx) => {
+      signals.push(ctx.signal);
+      return new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve({ late: true })));
+    },
+  });
+  const tools = new ToolSet().register(waiting);
+  const within = async <T>(promise: Promise<T>): Promise<T | "still pending"> => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<"still pending">((resolve) => timer = setTimeout(() => resolve("still pending"), 1000));
+    try {
+      return await Promise.race([promise, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  const stop = [
+    (events: AsyncGenerator<ToolEvent>) => events.return(undefined),
+    (events: AsyncGenerator<ToolEvent>) =>
+      events.throw(new Error("reader gave up")).catch((error: Error) => error.message),
+  ];
+  for (const [i, stopping] of stop.entries()) {
+    const events = tools.stream({ id: "1", name: "waiting" });
+    const pending = events.next();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(signals.length, i + 1, "the handler runs");
+    const stopped = await within(stopping(events));
+    assert.deepEqual(stopped, i === 0 ? { done: true, value: undefined } : "reader gave up");
+    assert.equal(signals[i].aborted, true);
+    const first = await within(pending);
+    assert.equal(
+      first !== "still pending" && !first.done && first.value.type === "failed" && first.value.failure.kind,
+      "cancelled",
+    );
+    assert.deepEqual(await events.next(), { done: true, value: undefined });
+  }
 });
 
 Deno.test("ToolSet.call() leaves the signal of a call that finished alone", async () => {

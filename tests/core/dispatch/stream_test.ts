@@ -200,6 +200,20 @@ Deno.test("ToolSet.call() ends with the terminal of a stream that never ends aft
   assert.equal(signal?.aborted, true);
 });
 
+Deno.test("ToolSet.call() ends with the terminal already checked when it times out or is cancelled while the stream closes", async () => {
+  const closing = rawTool(async function* (_invocation, ctx) {
+    yield OUTPUT;
+    // Cleans up until it is told to stop.
+    await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
+  });
+  const tools = new ToolSet().register(closing);
+  assert.equal((await tools.call({ id: "1", name: "raw" }, { timeoutMs: 20 })).type, "output");
+  const controller = new AbortController();
+  const cancelled = tools.call({ id: "2", name: "raw" }, { signal: controller.signal });
+  setTimeout(() => controller.abort(), 20);
+  assert.equal((await cancelled).type, "output");
+});
+
 Deno.test("ToolSet.stream() still sees an event yielded soon after the terminal as a contract breach", async () => {
   const late = rawTool(async function* () {
     yield OUTPUT;
