@@ -17,9 +17,9 @@ import type { BatchCallResult, BatchOptions, BatchProgress, BatchResult, ResumeB
 import { PARALLEL, wavesOf } from "./_waves.ts";
 import { batchRecordOf, readBatchRecord } from "./_batch_record.ts";
 import type { Dispatcher } from "./_dispatch.ts";
-import { NO_OPTIONS } from "./_call_options.ts";
-import { CALL, type Watch } from "./_watch.ts";
-import { messageOfThrown } from "../common/_describe_thrown.ts";
+import { MAX_TIMEOUT_MS, NO_OPTIONS } from "./_call_options.ts";
+import { CALL, RESUMED, type Watch, type WatchPlace } from "./_watch.ts";
+import { describeThrown, messageOfThrown } from "../common/_describe_thrown.ts";
 
 /** The most calls of a wave that run at once, unless the options say otherwise. */
 const DEFAULT_MAX_CONCURRENCY = 16;
@@ -200,12 +200,17 @@ function runsAlone(job: Job): boolean {
   return job.descriptor !== undefined && !PARALLEL.has(schedulerClass(job.descriptor));
 }
 
-/** Runs jobs in waves; the results come in the jobs' order. Never rejects but for a throwing sleep. */
-async function runJobs(jobs: readonly Job[], options: BatchOptions): Promise<BatchCallResult[]> {
-  const { signal, batchTimeoutMs, maxConcurrency = DEFAULT_MAX_CONCURRENCY } = options;
-  if (batchTimeoutMs !== undefined && !(typeof batchTimeoutMs === "number" && batchTimeoutMs > 0)) {
+/** Refuses a batch's bad bounds before anything runs, or a record is used up. */
+function checkBounds(options: ResumeBatchOptions): void {
+  const { batchTimeoutMs, maxConcurrency = DEFAULT_MAX_CONCURRENCY } = options;
+  if (
+    batchTimeoutMs !== undefined &&
+    !(typeof batchTimeoutMs === "number" && batchTimeoutMs > 0 && batchTimeoutMs <= MAX_TIMEOUT_MS)
+  ) {
     throw new RangeError(
-      `Cannot run the batch as batchTimeoutMs must be a positive number: current value is ${String(batchTimeoutMs)}`,
+      `Cannot run the batch as batchTimeoutMs must be a number from 1 to ${MAX_TIMEOUT_MS}: current value is ${
+        String(batchTimeoutMs)
+      }`,
     );
   }
   if (!Number.isSafeInteger(maxConcurrency) || maxConcurrency < 1) {
@@ -213,6 +218,11 @@ async function runJobs(jobs: readonly Job[], options: BatchOptions): Promise<Bat
       `Cannot run the batch as maxConcurrency must be a positive integer: current value is ${String(maxConcurrency)}`,
     );
   }
+}
+
+/** Runs jobs in waves; the results come in the jobs' order. Never rejects but for a throwing sleep. */
+async function runJobs(jobs: readonly Job[], options: BatchOptions): Promise<BatchCallResult[]> {
+  const { signal, batchTimeoutMs, maxConcurrency = DEFAULT_MAX_CONCURRENCY } = options;
   // Only waits between attempts listen to it, so a batch that never retries makes none.
   const controller = jobs.some((job) => job.retry !== undefined) ? new AbortController() : undefined;
   const stop = () => controller?.abort();
@@ -275,25 +285,31 @@ async function inLanes(
  * How a call's attempts are made. When the set has an observer and the call
  * may be retried, the observer hears of the call once and of each attempt
  * under it (how a tracer shows a retried call as one span with a span per
- * attempt); otherwise each attempt is a plain `ToolSet.call`.
+ * attempt); otherwise each attempt is a plain call (`plain`). `source` and
+ * `place` are the call as the observer hears of it.
  */
 function attemptsOf(
-  toolset: ToolSet,
   dispatcher: Dispatcher | undefined,
-  call: ToolCall,
+  source: unknown,
+  place: WatchPlace,
+  plain: Job["attempt"],
   retried: boolean,
 ): Pick<Job, "attempt" | "ended"> {
-  if (!retried || dispatcher === undefined || !dispatcher.observed) {
-    return { attempt: (options) => toolset.call(call, options) };
-  }
+  if (dispatcher === undefined || !dispatcher.observed) return { attempt: plain };
   let parent: Watch | undefined;
+  let attempted = false;
   return {
     attempt(options, attempt) {
-      parent ??= dispatcher.watch(call, CALL);
-      const watch = dispatcher.watch(call, { resumed: false, attempt, parent });
-      return dispatcher.settle(() => dispatcher.admit(call, options), watch);
+      attempted = true;
+      if (!retried) return plain(options, attempt);
+      parent ??= dispatcher.watch(source, place);
+      const watch = dispatcher.watch(source, { resumed: false, attempt, parent });
+      return dispatcher.settle(() => dispatcher.admit(source, options), watch);
     },
-    ended: (terminal) => parent?.end(terminal),
+    // A call that ends with no attempt made (refused, out of time before it starts, its tool replaced) is heard of too.
+    ended(terminal) {
+      if (retried || !attempted) (parent ??= dispatcher.watch(source, place))?.end(terminal);
+    },
   };
 }
 
@@ -344,7 +360,22 @@ function resultOf(
   if (!results.some((entry) => entry.terminal.type === "suspended")) return { results };
   const record = batchRecordOf(results);
   const sealed = dispatcher?.sealBatch(record, subject) ?? record;
-  return sealed instanceof Promise ? sealed.then((made) => ({ results, record: made })) : { results, record: sealed };
+  return sealed instanceof Promise
+    ? sealed.then((made) => ({ results, record: made }), (error: unknown) => unrecorded(results, error))
+    : { results, record: sealed };
+}
+
+/**
+ * A batch whose record cannot be sealed (one past the seal's size bound): its calls have run, so the batch still
+ * answers, each call with its terminal, but a parked call nothing can resume fails, as a single call's does.
+ */
+function unrecorded(results: readonly BatchCallResult[], error: unknown): BatchResult {
+  const why = `Cannot park the call as sealing the batch's record failed: ${describeThrown(error)}`;
+  return {
+    results: results.map((entry) =>
+      entry.terminal.type === "suspended" ? { ...entry, terminal: failedWith(toolFailure("contract", why)) } : entry
+    ),
+  };
 }
 
 /** Runs a turn's calls, an array `runBatch` has checked; `dispatcher` is the set's, if `ToolSet` made it. */
@@ -354,6 +385,7 @@ export async function run(
   calls: readonly ToolCall[],
   options: BatchOptions,
 ): Promise<BatchResult> {
+  checkBounds(options);
   const seen = new Set<string>();
   // Array.from, not map: a hole in the calls is a call too, which fails as one that is no object does.
   const jobs = Array.from(calls, (given, index): Job => {
@@ -365,7 +397,13 @@ export async function run(
     const duplicate = callId !== "" && seen.has(callId);
     seen.add(callId);
     const descriptor = toolset.descriptor(tool);
-    const made = attemptsOf(toolset, dispatcher, call, options.retry !== undefined && descriptor !== undefined);
+    const made = attemptsOf(
+      dispatcher,
+      call,
+      CALL,
+      (callOptions) => toolset.call(call, callOptions),
+      options.retry !== undefined && descriptor !== undefined,
+    );
     return {
       index,
       callId,
@@ -394,6 +432,7 @@ export async function resume(
   answers: Readonly<Record<string, unknown>>,
   options: ResumeBatchOptions,
 ): Promise<BatchResult> {
+  checkBounds(options);
   const opened = dispatcher
     ? await dispatcher.openBatch(record, options.subject)
     : { ok: true as const, record, spend: () => Promise.resolve(undefined) };
@@ -419,18 +458,21 @@ export async function resume(
   for (const [index, { callId, tool, terminal }] of entries.entries()) {
     if (terminal.type !== "suspended" || !Object.hasOwn(own, callId)) continue;
     const descriptor = toolset.descriptor(terminal.suspended.tool);
+    const made = attemptsOf(
+      dispatcher,
+      terminal.suspended,
+      RESUMED,
+      (callOptions) => toolset.resume(terminal.suspended, own[callId], callOptions),
+      false,
+    );
     jobs.push({
       index,
       callId,
       tool,
       descriptor,
       retry: undefined,
-      attempt: asPlanned(
-        toolset,
-        terminal.suspended.tool,
-        descriptor,
-        (callOptions) => toolset.resume(terminal.suspended, own[callId], callOptions),
-      ),
+      ...made,
+      attempt: asPlanned(toolset, terminal.suspended.tool, descriptor, made.attempt),
     });
   }
   const resumed = await runJobs(jobs, options);

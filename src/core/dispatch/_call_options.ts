@@ -15,7 +15,7 @@ export const NO_OPTIONS: CallOptions = Object.freeze({});
 const MAX_SUBJECT = 1024;
 
 /** The longest timeout a timer can wait: setTimeout's bound. */
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+export const MAX_TIMEOUT_MS: number = 2 ** 31 - 1;
 
 function kindOf(value: unknown): string {
   return value === null ? "null" : typeof value;

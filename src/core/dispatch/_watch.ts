@@ -9,6 +9,7 @@ import type { ProgressEvent, TerminalEvent } from "../contract/events.ts";
 import type { DynTool } from "../contract/dyn.ts";
 import type { ToolDescriptor } from "../contract/spec.ts";
 import { isRecord } from "../common/_is_record.ts";
+import { thrownField } from "../common/_describe_thrown.ts";
 
 const NO_EFFECTS: readonly string[] = Object.freeze([]);
 
@@ -70,8 +71,9 @@ export class Watch {
       resumed,
       attempt: place.attempt,
       parent: place.parent?.call,
-      startedAt: observer.timed === false ? NaN : performance.now(),
-      arguments: observer.includeArguments === true ? argumentsOf(source, resumed) : undefined,
+      // Each setting read once, and one whose getter throws read as absent, as a hook that throws is ignored.
+      startedAt: thrownField(observer, "timed") === false ? NaN : performance.now(),
+      arguments: thrownField(observer, "includeArguments") === true ? argumentsOf(source, resumed) : undefined,
     };
     let extensions: Readonly<Record<string, unknown>> | undefined;
     try {
@@ -95,9 +97,9 @@ export class Watch {
   end(event: TerminalEvent): void {
     if (this.#ended) return;
     this.#ended = true;
-    const terminal = this.#observer.terminal;
-    if (terminal === undefined) return;
     try {
+      const terminal = this.#observer.terminal;
+      if (terminal === undefined) return;
       terminal.call(this.#observer, this.call, {
         event,
         failureKind: event.type === "failed" ? event.failure.kind : undefined,

@@ -33,7 +33,8 @@ export type { BatchCallResult, BatchOptions, BatchProgress, BatchResult, ResumeB
  * calls run, and the result carries a {@linkcode BatchRecord} to finish it
  * with {@linkcode resumeBatch} (the person's answer comes later, so a read
  * after a parked write sees the world without it). A set's observer
- * hears of a call that may be retried once, and of each attempt under it
+ * hears of every call, one refused or out of time before it starts too,
+ * and of a call that may be retried once, with each attempt under it
  * (`ObservedCall.attempt` and `parent`).
  *
  * @param toolset The tools.
@@ -41,7 +42,8 @@ export type { BatchCallResult, BatchOptions, BatchProgress, BatchResult, ResumeB
  * @param options Retry, signal, timeouts, approval, projection, progress.
  * @returns Every call's end in the model's order, and a record when any call is parked.
  * @throws {TypeError} When `calls` is not an array.
- * @throws {RangeError} When `batchTimeoutMs` is not a positive number, or `maxConcurrency` not a positive integer.
+ * @throws {RangeError} When `batchTimeoutMs` is not a number from 1 to 2^31 - 1 (a timer's bound), or
+ *   `maxConcurrency` not a positive integer.
  *
  * @example A flaky read is retried; a write waits for the read before it
  * ```ts
@@ -106,7 +108,8 @@ export async function runBatch(
  * @param options Signal, timeouts, extensions, progress.
  * @returns Every call's end in the model's order: what a provider needs before the next request.
  * @throws {TypeError} When `answers` is not an object.
- * @throws {RangeError} When `batchTimeoutMs` is not a positive number, or `maxConcurrency` not a positive integer.
+ * @throws {RangeError} When `batchTimeoutMs` is not a number from 1 to 2^31 - 1 (a timer's bound), or
+ *   `maxConcurrency` not a positive integer.
  *
  * @example Two parked writes, one approved and one denied, in a fresh set
  * ```ts

@@ -24,7 +24,9 @@ export interface BatchResult {
   /**
    * Set when any call is parked: the record to keep and resume the turn
    * from. In a set with a `seal`, it is sealed as a whole (and each parked
-   * call's own record inside it too) for the batch's `subject`.
+   * call's own record inside it too) for the batch's `subject`; a record
+   * the seal refuses (past its 16 MiB) is not made, and the parked calls
+   * fail as `contract` instead, as a single call's would.
    */
   readonly record?: BatchRecord;
   /**

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  type BatchCallResult,
   type BatchProgress,
   type BatchRecord,
   defineJsonTool,
@@ -309,6 +310,34 @@ Deno.test("runBatch() and resumeBatch() refuse a maxConcurrency that is not a po
   });
 });
 
+Deno.test("runBatch() and resumeBatch() refuse a batchTimeoutMs that is not a number from 1 to setTimeout's bound", async () => {
+  const tools = new ToolSet().register(logged(new Log(), "read", ["fs.read"]));
+  for (const batchTimeoutMs of [0, -1, Number.NaN, Infinity, 2 ** 31, "50"]) {
+    for (const retry of [undefined, new RetryPolicy({ baseDelayMs: 0 })]) {
+      await assert.rejects(
+        () => runBatch(tools, [call("a", "read")], { batchTimeoutMs: batchTimeoutMs as number, retry }),
+        {
+          name: "RangeError",
+          message:
+            `Cannot run the batch as batchTimeoutMs must be a number from 1 to 2147483647: current value is ${batchTimeoutMs}`,
+        },
+      );
+    }
+  }
+  const asking = new ToolSet({
+    approve: () => "suspend",
+    seal: { key: { id: "k1", secret: "0123456789abcdef0123456789abcdef" }, nonces: new MemoryNonceStore() },
+  }).register(logged(new Log(), "read", ["fs.read"]));
+  const { record } = await runBatch(asking, [call("a", "read")], { batchTimeoutMs: 2 ** 31 - 1 });
+  assert.ok(record);
+  for (const bounds of [{ batchTimeoutMs: Infinity }, { maxConcurrency: 0 }]) {
+    await assert.rejects(() => resumeBatch(asking, record, { a: { approved: true } }, bounds), RangeError);
+  }
+  // Refused before its seal was used up.
+  const { results } = await resumeBatch(asking, record, { a: { approved: true } });
+  assert.equal(results[0].terminal.type, "output");
+});
+
 Deno.test("runBatch() ends a wait between attempts when the batch is cancelled, with the failure it had", async () => {
   const controller = new AbortController();
   const flaky = defineJsonTool({
@@ -488,6 +517,50 @@ Deno.test("in a set with a seal, the batch record is sealed as a whole: a change
   assert.match(String(again.refused), /replayed/);
   assert.deepEqual(again.results, []);
   assert.deepEqual(ran.filter((line) => line.startsWith("write")), ["write 2", "write 4"]);
+});
+
+Deno.test("runBatch() and resumeBatch() keep every call's terminal when the batch record is too large to seal, and fail the parked ones", async () => {
+  let writes = 0;
+  // Kept twice in the record, as the model's text and as the output: past the seal's 16 MiB.
+  const big = defineJsonTool({
+    name: "big",
+    description: "Writes, and answers at length.",
+    inputSchema: { type: "object" },
+    effects: ["fs.write"],
+    run: () => (writes++, { text: "x".repeat(9 * 1024 * 1024) }),
+  });
+  const remove = defineJsonTool({
+    name: "remove",
+    description: "Removes.",
+    inputSchema: { type: "object" },
+    effects: ["fs.delete"],
+    run: () => ({ removed: true }),
+  });
+  const tools = new ToolSet({
+    approve: (tool) => !tool.effects.includes("fs.delete") || "suspend",
+    seal: { key: { id: "k1", secret: "0123456789abcdef0123456789abcdef" }, nonces: new MemoryNonceStore() },
+    limits: { maxBytes: 32 * 1024 * 1024, maxDepth: 32 },
+  }).register(big, remove);
+  const ends = (results: readonly BatchCallResult[]) =>
+    results.map(({ terminal }) => terminal.type === "failed" ? `failed:${terminal.failure.message}` : terminal.type);
+  const unsealable =
+    /^failed:Cannot park the call as sealing the batch's record failed: RangeError: Cannot encode the value as its JSON exceeds/;
+
+  const ran = await runBatch(tools, [call("w", "big"), call("d", "remove")]);
+  const [wrote, parked] = ends(ran.results);
+  assert.equal(wrote, "output");
+  assert.match(parked, unsealable);
+  assert.equal(ran.record, undefined);
+  assert.equal(writes, 1);
+
+  // Resumed, the write is approved and runs; the delete left parked cannot be kept either.
+  const first = await runBatch(tools, [call("w", "big"), call("d", "remove")], { approve: () => "suspend" });
+  const resumed = await resumeBatch(tools, first.record!, { w: { approved: true } });
+  const [rewrote, unanswered] = ends(resumed.results);
+  assert.equal(rewrote, "output");
+  assert.match(unanswered, unsealable);
+  assert.equal(resumed.record, undefined);
+  assert.equal(writes, 2);
 });
 
 Deno.test("a batch record keeps what the model sees and the output, not the host-only details", async () => {

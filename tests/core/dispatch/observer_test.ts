@@ -147,6 +147,37 @@ Deno.test("an observer that throws fails no call", async () => {
   assert.deepEqual(events, ["progress", "progress", "output"]);
 });
 
+Deno.test("an observer whose fields are getters that throw fails no call, and each such field reads as absent", async () => {
+  const later = defineJsonTool({
+    name: "later",
+    description: "Counts to one, then answers on a later turn.",
+    inputSchema: { type: "object" },
+    effects: ["fs.read"],
+    run: async (_input, ctx) => (ctx.progress({ progress: 1 }), await Promise.resolve({ ok: true })),
+  });
+  for (const field of ["timed", "includeArguments", "callStarted", "progress", "terminal"]) {
+    const ends: ObservedEnd[] = [];
+    const observer = {
+      terminal: (_call: ObservedCall, end: ObservedEnd) => ends.push(end),
+      get [field]() {
+        throw new Error(`${field} broke`);
+      },
+    } as CallObserver;
+    const tools = new ToolSet({ observer }).register(counter, later);
+    for (const name of ["count", "later"]) {
+      assert.equal((await tools.call({ id: "1", name })).type, "output", `${field}, ${name}`);
+      const events = [];
+      for await (const event of tools.stream({ id: "2", name })) events.push(event.type);
+      assert.equal(events.at(-1), "output", `${field}, ${name}`);
+    }
+    if (field !== "terminal") {
+      assert.equal(ends.length, 4);
+      // An unreadable timed reads as absent: calls are timed.
+      assert.ok(ends.every((end) => Number.isFinite(end.durationMs)));
+    }
+  }
+});
+
 Deno.test("runBatch reports a call it may retry once, and each attempt under it with its number", async () => {
   const { observer, heard, calls } = recorder({ extensions: { traceparent: "from-observer" } });
   let failures = 2;
@@ -196,6 +227,52 @@ Deno.test("runBatch without a retry policy reports each call once, with no attem
     ["1", undefined, undefined],
     ["2", undefined, undefined],
   ]);
+});
+
+Deno.test("runBatch reports every call, one refused or out of time before it starts too: it starts and ends", async () => {
+  // Ends when its signal aborts, at the batch's deadline.
+  const write = defineJsonTool({
+    name: "write",
+    description: "Writes until it is stopped.",
+    inputSchema: { type: "object" },
+    effects: ["fs.write"],
+    run: (_input, ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve({}))),
+  });
+  const unreadable = {
+    get id(): string {
+      throw new Error("unreadable");
+    },
+    name: "count",
+  };
+  for (const retry of [undefined, new RetryPolicy({ baseDelayMs: 0 })]) {
+    const { observer, heard } = recorder();
+    const tools = new ToolSet({ observer }).register(counter, write);
+    await runBatch(tools, [
+      { id: "a", name: "count" },
+      { id: "a", name: "count" }, // The id again: refused.
+      unreadable,
+      { id: "b", name: "write" },
+      { id: "c", name: "count" }, // After the write, past the deadline.
+    ], { batchTimeoutMs: 30, retry });
+    // Each call once, however many attempts it made.
+    const calls = heard.filter((line) => !line.startsWith("progress"));
+    assert.deepEqual(
+      new Set(calls),
+      new Set([
+        "start count a",
+        "end count output",
+        "end count failed invalid_input",
+        "start  ",
+        "end  failed contract",
+        "start write b",
+        "end write failed timeout",
+        "start count c",
+        "end count failed timeout",
+      ]),
+      retry ? "retried" : "not retried",
+    );
+    assert.equal(calls.filter((line) => line.startsWith("end")).length, retry ? 7 : 5, "an attempt is heard as well");
+  }
 });
 
 Deno.test("an observer hears a sealed record's resumption, streamed or not, checked before it is admitted", async () => {
