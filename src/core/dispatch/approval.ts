@@ -9,6 +9,7 @@
 import { type Effect, isKnownEffect, type KnownEffect, resolveSemantics } from "../contract/effect.ts";
 import type { ToolDescriptor } from "../contract/spec.ts";
 import type { ApprovalDecision, ApprovalGate } from "./tool_call.ts";
+import { checkJsonValue, DEFAULT_LIMITS } from "../common/limits.ts";
 
 /**
  * The effects {@linkcode approvalByEffects} asks a person about unless told
@@ -54,7 +55,10 @@ export interface ApprovalByEffectsOptions {
   ) => ApprovalDecision | undefined | Promise<ApprovalDecision | undefined>;
   /**
    * Words and data for the person, for a call the effects park. By default
-   * the reason names the effects and the payload is `{ tool, effects, input }`.
+   * the reason names the effects and the payload is `{ tool, effects, input }`,
+   * or `{ tool, effects, inputOmitted }` saying why when that is not JSON
+   * within {@linkcode DEFAULT_LIMITS} (a transform's `Date`, arguments near
+   * the limit): the call's record keeps its arguments either way.
    */
   readonly describe?: (
     descriptor: ToolDescriptor,
@@ -74,10 +78,14 @@ function whyAsk(descriptor: ToolDescriptor, ask: ReadonlySet<Effect>): string | 
 }
 
 function defaultRequest(descriptor: ToolDescriptor, input: unknown, why: string): ApprovalRequest {
-  return {
-    reason: `The call to "${descriptor.name}" needs approval as ${why}`,
-    payload: { tool: descriptor.name, effects: [...descriptor.effects], input },
-  };
+  const reason = `The call to "${descriptor.name}" needs approval as ${why}`;
+  const payload = { tool: descriptor.name, effects: [...descriptor.effects], input };
+  // The parsed input may hold what JSON cannot (a transform's Date), or with the rest be past the limits a payload
+  // must meet: such a call is still parked for a person, who finds its arguments in the record's input.
+  const problem = checkJsonValue(payload, DEFAULT_LIMITS);
+  if (problem === undefined) return { reason, payload };
+  const { tool, effects } = payload;
+  return { reason, payload: { tool, effects, inputOmitted: `at ${problem.path}, ${problem.message}` } };
 }
 
 /**

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
+import * as v from "valibot";
 import {
   approvalByEffects,
   type ApprovalGate,
   defineJsonTool,
+  defineTool,
   type Effect,
   type ExecutionSemantics,
   type SuspendedCall,
@@ -78,6 +80,34 @@ Deno.test("approvalByEffects() says why in the record and gives the person the t
     fetch: 'The call to "fetch" needs approval as it is not idempotent',
     charge: 'The call to "charge" needs approval as it declares billing.charge, which this host does not know',
   });
+});
+
+Deno.test("approvalByEffects() parks a call whose input is not JSON within the limits, its payload saying why it leaves it out", async () => {
+  const schedule = defineTool({
+    name: "schedule_delete",
+    description: "Deletes a file at a time.",
+    inputSchema: v.object({ path: v.string(), at: v.pipe(v.string(), v.transform((at) => new Date(at))) }),
+    effects: ["fs.delete"],
+    run: ({ path }) => ({ scheduled: path }),
+  });
+  const tools = new ToolSet({ approve: approvalByEffects() }).register(schedule, tool("write_file", ["fs.write"]));
+  const calls = [
+    // A transform's Date is no JSON.
+    { id: "1", name: "schedule_delete", arguments: { path: "a", at: "2025-01-01T10:00:00Z" } },
+    // Within the limit as arguments, past it with the payload's tool and effects beside it.
+    { id: "2", name: "write_file", arguments: JSON.stringify({ text: "x".repeat(256 * 1024 - 20) }) },
+  ];
+  const omitted = [/^at \/input\/at, .*a Date$/, /^at \/input\/text, .*exceeds 262144 bytes/];
+  for (const [i, call] of calls.entries()) {
+    const end = await tools.call(call);
+    assert.equal(end.type, "suspended", JSON.stringify(end).slice(0, 300));
+    const { input, payload } = end.type === "suspended" ? end.suspended : {};
+    const { inputOmitted, ...rest } = payload as { inputOmitted: string };
+    assert.deepEqual(rest, { tool: call.name, effects: tools.descriptor(call.name)!.effects });
+    assert.match(inputOmitted, omitted[i]);
+    // The record keeps the call's arguments.
+    assert.ok(input !== undefined);
+  }
 });
 
 Deno.test("approvalByEffects() asks about the effects it is given, and words the request as describe() says", async () => {
