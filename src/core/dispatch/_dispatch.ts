@@ -22,7 +22,7 @@ import { OUTPUT_AS_TEXT, outputAsText } from "../contract/_output_text.ts";
 import { CallControl, STOPPED } from "./_call_control.ts";
 import { readCallOptions } from "./_call_options.ts";
 import { toolFailure } from "../contract/failure.ts";
-import { type NonceStore, nonceStoreOf, RecordSeal, type SealOptions } from "../seal/seal.ts";
+import { type NonceStore, nonceStoreOf, RecordSeal, type SealOptions, type SealStamp } from "../seal/seal.ts";
 import { EventQueue } from "./_event_queue.ts";
 import { type DirectRun, directRunOf } from "../define/_direct.ts";
 import {
@@ -82,8 +82,8 @@ export interface Dispatch {
     readonly origin: SuspendedCall["origin"];
     /** The record's payload: what the tool kept for its own resume (an MCP server's request state). */
     readonly payload?: unknown;
-    /** For a sealed record: uses up its nonce; resolves to false when it was used before. */
-    readonly burn?: () => boolean | Promise<boolean>;
+    /** For a sealed record: uses up its nonce; resolves to why the record is refused, or `undefined` once spent. */
+    readonly burn?: () => Promise<string | undefined>;
   };
   readonly idempotencyKey?: string;
 }
@@ -271,6 +271,30 @@ export type Admitted = Dispatch | TerminalEvent;
 /** The nonce store of the sealer, which only checks: dispatch uses up nonces itself, last. */
 const CHECK_ONLY: NonceStore = { consume: () => true };
 
+/** A set's seal: the sealer that checks records, the store their nonces are used up in, and the seal's clock. */
+interface SetSeal {
+  readonly sealer: RecordSeal;
+  readonly nonces: NonceStore;
+  readonly now: () => number;
+}
+
+/**
+ * Uses up a sealed record's nonce, the last check of a resume, then reads the seal's clock again: a store may forget a
+ * nonce as it expires, so one taken again by a record that expired as it was checked does not count.
+ *
+ * @returns Why the record is refused, or `undefined` once it is spent.
+ */
+async function spendNonce(seal: SetSeal, { nonce, exp }: SealStamp): Promise<string | undefined> {
+  try {
+    if (await seal.nonces.consume(nonce, exp) !== true) {
+      return "its seal is refused (replayed): the record was resumed before";
+    }
+  } catch (error) {
+    return `the nonce store failed: ${describeThrown(error)}`;
+  }
+  return seal.now() < exp ? undefined : "its seal is refused (expired): it expired as the record was checked";
+}
+
 /**
  * The one approval answer, `{ approved: boolean, reason?: string }`, compiled on the first resume that needs it
  * (compiling it as the core loads would start loading the compiled validator then).
@@ -342,7 +366,7 @@ export class Dispatcher {
   readonly #entries: ReadonlyMap<string, Entry>;
   readonly #approve: ApprovalGate | undefined;
   readonly #limits: JsonLimits;
-  readonly #seal: { readonly sealer: RecordSeal; readonly nonces: NonceStore } | undefined;
+  readonly #seal: SetSeal | undefined;
   readonly #observer: CallObserver | undefined;
 
   /**
@@ -368,7 +392,8 @@ export class Dispatcher {
       // The sealer only checks; dispatch uses up the nonce itself, once every other check has passed, in the store the
       // options name (checked as the sealer checks it) or one on the seal's clock.
       const sealer = new RecordSeal({ ...seal, nonces: CHECK_ONLY });
-      this.#seal = { sealer, nonces: nonceStoreOf(seal.nonces, seal.now ?? Date.now) };
+      const now = seal.now ?? Date.now;
+      this.#seal = { sealer, nonces: nonceStoreOf(seal.nonces, now), now };
     }
   }
 
@@ -415,15 +440,7 @@ export class Dispatcher {
     }
     const verified = await seal.sealer.verify(stored, subject === undefined ? {} : { subject });
     if (!verified.ok) return { ok: false, message: `its seal is refused (${verified.reason}): ${verified.message}` };
-    const spend = async () => {
-      try {
-        if (await seal.nonces.consume(verified.stamp.nonce, verified.stamp.exp)) return undefined;
-        return "its seal is refused (replayed): the record was resumed before";
-      } catch (error) {
-        return `the nonce store failed: ${describeThrown(error)}`;
-      }
-    };
-    return { ok: true, record: verified.record, spend };
+    return { ok: true, record: verified.record, spend: () => spendNonce(seal, verified.stamp) };
   }
 
   /** The terminal of a parked call: its record, sealed when the set has a seal. */
@@ -507,8 +524,7 @@ export class Dispatcher {
           refusedResume("the call", why, one({ path: "/seal", keyword: "seal", message: verified.message })),
         );
       }
-      const { nonce, exp } = verified.stamp;
-      return this.#admitRecord(verified.record, answer, read, () => seal.nonces.consume(nonce, exp));
+      return this.#admitRecord(verified.record, answer, read, () => spendNonce(seal, verified.stamp));
     }, (error: unknown) => unexpected(error));
   }
 
@@ -516,7 +532,7 @@ export class Dispatcher {
     stored: unknown,
     answer: unknown,
     read: CallOptions,
-    burn: (() => boolean | Promise<boolean>) | undefined,
+    burn: (() => Promise<string | undefined>) | undefined,
   ): Admitted | Promise<Admitted> {
     const record = readRecord(stored, this.#limits);
     if (!("v" in record)) {
@@ -806,20 +822,14 @@ export class Dispatcher {
   async #burnThenDecide(
     job: Dispatch,
     control: CallControl,
-    burn: () => boolean | Promise<boolean>,
+    burn: () => Promise<string | undefined>,
     input: unknown,
     idempotencyKey: string | undefined,
     emit: (event: ProgressEvent) => void,
   ): Promise<TerminalEvent> {
-    const name = `"${job.entry.descriptor.name}"`;
-    let fresh: boolean | typeof STOPPED;
-    try {
-      fresh = await control.race(burn());
-    } catch (error) {
-      return failed(refusedResume(name, `the nonce store failed: ${describeThrown(error)}`, one(SPENT)));
-    }
-    if (fresh === STOPPED) return this.#stopped(job, control, false);
-    if (fresh !== true) return failed(refusedResume(name, "the record was resumed before", one(SPENT)));
+    const refused = await control.race(burn());
+    if (refused === STOPPED) return this.#stopped(job, control, false);
+    if (refused !== undefined) return failed(refusedResume(`"${job.entry.descriptor.name}"`, refused, one(SPENT)));
     return this.#decide(job, control, input, idempotencyKey, emit);
   }
 

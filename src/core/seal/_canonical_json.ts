@@ -178,7 +178,12 @@ class Encoder {
         const item = frame.members !== undefined && Object.hasOwn(frame.members, key)
           ? frame.members[key]
           : frame.source[key];
-        if (item === undefined) continue;
+        if (item === undefined) {
+          // Left out, but listed and sorted all the same: charged, so that an object of many such members, shared by
+          // reference many times (a store that keeps undefined), cannot cost hours within the character bound.
+          this.#count(key.length + 1);
+          continue;
+        }
         this.#push(`${frame.written++ > 0 ? "," : ""}${quoted(key)}:`);
         setOwn(frame.copy, key, this.#value(item, frame.depth + 1));
       }

@@ -97,9 +97,8 @@ export async function verifyRecord(
     return refuse("bad_mac", "The record or its stamp was changed after it was sealed, or sealed with another key.");
   }
   const now = clock(settings);
-  if (now >= stamp.exp) {
-    return refuse("expired", `The record's seal expired at ${new Date(stamp.exp).toISOString()}.`);
-  }
+  const expired = () => refuse("expired", `The record's seal expired at ${new Date(stamp.exp).toISOString()}.`);
+  if (now >= stamp.exp) return expired();
   if (stamp.iat > now + CLOCK_SKEW_MS) {
     return refuse("not_yet_valid", `The record's seal is dated ${new Date(stamp.iat).toISOString()}, in the future.`);
   }
@@ -111,9 +110,11 @@ export async function verifyRecord(
       : "The record was sealed for another subject.";
     return refuse("subject_mismatch", message);
   }
-  if (!await settings.nonces.consume(stamp.nonce, stamp.exp)) {
+  if (await settings.nonces.consume(stamp.nonce, stamp.exp) !== true) {
     return refuse("replayed", "The record's nonce was used before (or the nonce store could not record it).");
   }
+  // A store may forget a nonce as it expires: one taken again by a record that expired as it was checked is no use.
+  if (clock(settings) >= stamp.exp) return expired();
   const { seal: _, ...rest } = copy;
   return { ok: true, record: rest, stamp: Object.freeze(stamp) };
 }

@@ -17,8 +17,11 @@
  *   race: check and insert must be one atomic step (a transaction, a
  *   compare-and-set, a unique key), never a read followed by a write.
  * - It may forget a nonce once `expiresAt` (milliseconds since the Unix
- *   epoch) has passed: by then the record it came from is expired and
- *   fails verification before its nonce is consulted.
+ *   epoch) has passed: by then the record it came from is expired, and a
+ *   verification that took its nonce as it expired reads the clock again
+ *   after `consume` and refuses it.
+ * - It answers a boolean: anything but `true` is read as a nonce used
+ *   before.
  * - When it cannot record a nonce (full, unavailable) it returns `false`
  *   or throws; it never returns `true` for a nonce it has not recorded.
  *   A throw reaches the caller of `verify` as it is.
@@ -230,7 +233,8 @@ export class MemoryNonceStore implements NonceStore {
       throw new TypeError(`Cannot consume a nonce as now() must return a time: current value is ${String(now)}`);
     }
     this.#sweep(now);
-    if (this.#expiries.has(nonce) || this.#expiries.size >= this.maxSize) return false;
+    // A nonce expiring by now may have been swept already, its use forgotten: its record has expired anyway.
+    if (expiresAt <= now || this.#expiries.has(nonce) || this.#expiries.size >= this.maxSize) return false;
     this.#expiries.set(nonce, expiresAt);
     this.#queue.push(nonce);
     return true;

@@ -139,6 +139,22 @@ Deno.test("A sealed record resumes once under a seal's own clock, however far it
   }
 });
 
+Deno.test("A sealed record that expires as it is resumed is refused, though a store that forgets expired nonces took its nonce again", async () => {
+  let now = Date.now();
+  // A store that forgets a nonce the moment it expires, as a key-value store with an expiry does, while the
+  // resume's checks take the clock to the record's expiry.
+  let expiry = 0;
+  const forgetful = { consume: (_nonce: string, expiresAt: number) => (now = expiresAt, expiry = expiresAt, true) };
+  const tools = sealedSet({ ttlMs: 60_000, now: () => now, nonces: forgetful });
+  const record = await park(tools);
+  assert.match(await refused(tools, record, { overwrite: true }), /expired as the record was checked/);
+  assert.equal(now, expiry);
+  // Within its time, the same store's answer spends it once as ever.
+  now -= 30_000;
+  const again = sealedSet({ ttlMs: 60_000, now: () => now, nonces: { consume: () => true } });
+  assert.equal((await again.resume(await park(again), { overwrite: true })).type, "output");
+});
+
 Deno.test("A set refuses a seal whose nonce store has no consume method, as RecordSeal does", () => {
   for (const nonces of [null, {}, { consume: 1 }, "store"]) {
     assert.throws(

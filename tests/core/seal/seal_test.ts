@@ -35,7 +35,10 @@ function sampleRecord() {
 /** A nonce store that counts the calls that reach it. */
 class CountingStore implements NonceStore {
   calls = 0;
-  readonly #inner = new MemoryNonceStore();
+  readonly #inner: MemoryNonceStore;
+  constructor(now?: () => number) {
+    this.#inner = new MemoryNonceStore({ now });
+  }
   consume(nonce: string, expiresAt: number): boolean {
     this.calls++;
     return this.#inner.consume(nonce, expiresAt);
@@ -386,7 +389,8 @@ Deno.test("RecordSeal.verify() reports unsealed for a record without a seal, and
 
 Deno.test("RecordSeal.verify() calls the nonce store only for a record that passed every other check", async () => {
   let now = 1_700_000_000_000;
-  const store = new CountingStore();
+  // On the seal's clock: a store whose clock runs past a record's expiry refuses its nonce.
+  const store = new CountingStore(() => now);
   const seal = new RecordSeal({ key: K1, keys: [K2], nonces: store, ttlMs: 1_000, now: () => now });
   const sealed = await seal.seal({ a: 1 }, "user_1");
   const failing: [unknown, string | undefined, VerifyFailureReason][] = [
@@ -695,4 +699,41 @@ Deno.test("RecordSeal refuses an object of more than 50,000 members: sealing thr
   const sealed = await seal.seal(sampleRecord());
   const result = await seal.verify({ ...sealed, input: wide });
   assert.equal(result.ok === false && result.reason, "malformed");
+});
+
+Deno.test("RecordSeal.verify() refuses a record whose nonce store took its nonce as it expired, and reads any answer but true as replayed", async () => {
+  let now = 1_700_000_000_000;
+  const sealer = new RecordSeal({ key: K1, ttlMs: 1_000, now: () => now });
+  const sealed = await sealer.seal({ a: 1 });
+  // The store's clock reaches the expiry as it answers: it forgot the nonce's first use, and takes it again.
+  const forgetful = new RecordSeal({
+    key: K1,
+    ttlMs: 1_000,
+    now: () => now,
+    nonces: { consume: (_nonce, expiresAt) => (now = expiresAt, true) },
+  });
+  assert.equal(reasonOf(await forgetful.verify(sealed)), "expired");
+  now = 1_700_000_000_000;
+  const counting = new RecordSeal({ key: K1, ttlMs: 1_000, now: () => now, nonces: { consume: () => 1 as never } });
+  assert.equal(reasonOf(await counting.verify(sealed)), "replayed");
+});
+
+Deno.test("MemoryNonceStore refuses a nonce that has expired by its clock: its first use may be forgotten already", () => {
+  let now = 0;
+  const nonces = new MemoryNonceStore({ now: () => now });
+  assert.equal(nonces.consume("a", 10), true);
+  now = 10;
+  assert.equal(nonces.consume("a", 10), false);
+  assert.equal(nonces.consume("b", 10), false);
+  assert.equal(nonces.consume("b", 11), true);
+});
+
+Deno.test("RecordSeal.verify() charges the members it leaves out: an object of 50,000 undefined members shared many times is refused, not read for hours", async () => {
+  const sealer = new RecordSeal({ key: K1 });
+  const sealed = await sealer.seal({ a: 1 });
+  const hollow: Record<string, unknown> = {};
+  for (let i = 0; i < 50_000; i++) hollow[`member${i}`] = undefined;
+  // As a store that keeps undefined and shared references (a structured clone) may give it back.
+  const result = await sealer.verify({ ...sealed, many: Array(60).fill(hollow) });
+  assert.equal(reasonOf(result), "malformed");
 });
