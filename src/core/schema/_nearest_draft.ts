@@ -71,6 +71,8 @@ const DIFFERING: Readonly<Record<NearDraft, ReadonlySet<string>>> = {
 export function asNearestDraft(schema: Record<string, unknown>, draft: NearDraft): NearestDraftResult {
   const copy = structuredClone(schema);
   let differing: { keyword: string; path: string } | undefined;
+  const containing: [Record<string, unknown>, string][] = [];
+  let unevaluatedItems = false;
   walkReachable(copy, (node, path) => {
     if (differing) return;
     const keyword = Object.keys(node).find((name) => DIFFERING[draft].has(name));
@@ -78,6 +80,8 @@ export function asNearestDraft(schema: Record<string, unknown>, draft: NearDraft
       differing = { keyword: keyword ?? "items", path };
       return;
     }
+    if ("contains" in node) containing.push([node, path]);
+    unevaluatedItems ||= "unevaluatedItems" in node;
     // Draft-07 asserts its content keywords when asked to assert formats; the older drafts have none to assert.
     if (draft !== "2019-09") {
       delete node.contentMediaType;
@@ -93,6 +97,19 @@ export function asNearestDraft(schema: Record<string, unknown>, draft: NearDraft
       }
     }
   });
+  // 2019-09's `contains` evaluates no item for `unevaluatedItems`, as 2020-12's does: it is asked as the same
+  // assertion with no annotation, an array none of whose items fails to match it.
+  if (!differing && draft === "2019-09" && unevaluatedItems) {
+    for (const [node, path] of containing) {
+      if ("minContains" in node || "maxContains" in node) {
+        differing = { keyword: "contains", path };
+        break;
+      }
+      const allOf = Array.isArray(node.allOf) ? node.allOf : [];
+      node.allOf = [...allOf, { not: { type: "array", items: { not: node.contains } } }];
+      delete node.contains;
+    }
+  }
   if (differing) return { ok: false, ...differing };
   const nearest = NEAREST[draft];
   copy.$schema = nearest.uri;

@@ -768,3 +768,19 @@ Deno.test("compileSchema() with linearPatterns compiles expressible patterns and
   // The host's own schemas keep RegExp, lookarounds included.
   assert.equal(compileSchema(schema("(?<=a)b")).engine, "compiled");
 });
+
+Deno.test("compileSchema() reads a 2019-09 contains as evaluating no item for unevaluatedItems, as that draft says", () => {
+  const draft = "https://json-schema.org/draft/2019-09/schema";
+  const strings = compileSchema({ $schema: draft, contains: { type: "string" }, unevaluatedItems: false });
+  assert.equal(strings.engine, "compiled");
+  assert.equal(strings.validate(["a"]).ok, false);
+  assert.equal(strings.validate([]).ok, false);
+  assert.equal(strings.validate(5).ok, true);
+  const nested = compileSchema({ $schema: draft, allOf: [{ contains: { type: "string" } }], unevaluatedItems: false });
+  assert.equal(nested.validate(["a", "b"]).ok, false);
+  const typed = compileSchema({ $schema: draft, contains: { const: 1 }, unevaluatedItems: { type: "string" } });
+  // The 1 that contains needs is never evaluated: unevaluatedItems refuses it, so no array passes.
+  assert.deepEqual([typed.validate([1]).ok, typed.validate(["x", 1]).ok], [false, false]);
+  // 2020-12's contains evaluates the items it matches.
+  assert.equal(compileSchema({ contains: { type: "string" }, unevaluatedItems: false }).validate(["a"]).ok, true);
+});
