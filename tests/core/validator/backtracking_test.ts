@@ -9,6 +9,8 @@ import {
   MAX_STEPS_PER_CHARACTER,
 } from "../../../src/core/schema/validator/_backtracking.ts";
 import { linearPatterns } from "../../../src/core/schema/validator/linear_patterns.ts";
+import { compileSchema } from "../../../dyn.ts";
+import { InvalidSpecError } from "../../../mod.ts";
 
 Deno.test("backtrackingBound() bounds a start-anchored chain of single characters with at most one unbounded atom", () => {
   const bounded: [string, number, number][] = [
@@ -82,4 +84,24 @@ Deno.test("linearPatterns runs a bounded pattern on the built-in RegExp and any 
     const native = new RegExp(source, "u");
     for (const input of inputs) assert.equal(engine.test(input), native.test(input), `${source} on ${input}`);
   }
+});
+
+Deno.test("linearPatterns refuses a Script_Extensions property, which re2js would read as the Script, and takes a Script", () => {
+  // U+0342 is of the Inherited script, and Greek by its script extensions.
+  for (const source of ["^(?:\\P{scx=Greek}|xy)+$", "^(?:\\p{Script_Extensions=Greek}|xy)+$"]) {
+    assert.throws(() => linearPatterns.compile(source), /Script_Extensions/, source);
+  }
+  const script = linearPatterns.compile("^(?:\\p{sc=Greek}|xy)+$");
+  assert.deepEqual([script.test("\u0342"), script.test("\u03b1")], [false, true]);
+});
+
+Deno.test("an untrusted schema's pattern weight counts a quantifier, not a code point's escape", () => {
+  for (const pattern of ["^[\\u{2000}-\\u{200A}]$", "^[\\u{10000}-\\u{10FFFF}]$"]) {
+    assert.equal(
+      compileSchema({ pattern }, { patterns: linearPatterns }).validate("\u2001").ok,
+      pattern.includes("2000"),
+    );
+  }
+  // A `u` after an escaped backslash is a letter, and its quantifier counts: 200,000 repetitions pass the budget.
+  assert.throws(() => compileSchema({ pattern: "^a\\\\u{200000}$" }, { patterns: linearPatterns }), InvalidSpecError);
 });

@@ -88,8 +88,10 @@ const BOUNDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"];
  */
 export function untrustedPatternWeight(source: string): number {
   let repetitions = 0;
-  // Read loosely (a literal `{3}` counts too): the weight errs high, never low.
-  for (const [, low, high] of source.matchAll(/\{(\d+)(?:,(\d*))?\}/g)) {
+  // Read loosely (a literal `{3}` counts too): the weight errs high, never low. Only a code point's escape is left
+  // out, `\u{2000}`: a `u` after an odd run of backslashes.
+  for (const [, escape, low, high] of source.matchAll(/(\\+u)?\{(\d+)(?:,(\d*))?\}/g)) {
+    if (escape !== undefined && escape.length % 2 === 0) continue;
     repetitions += Math.max(Number(low), Number(high || low));
   }
   return 400 + 60 * repetitions;

@@ -68,8 +68,10 @@ function escape(source: string, i: number, inClass: boolean): [string, number] {
     case "p":
     case "P": {
       const end = source.indexOf("}", i);
-      const name = source.slice(i + 2, end).replace(/^(Script|sc|Script_Extensions|scx)=/, "");
-      return [`\\${c}{${name}}`, end + 1];
+      const property = source.slice(i + 2, end);
+      // RE2's \p{Greek} is the Script; Script_Extensions holds more code points (U+0342 is Inherited, extended Greek).
+      if (/^(Script_Extensions|scx)=/.test(property)) refuse(source, "a Script_Extensions property");
+      return [`\\${c}{${property.replace(/^(Script|sc)=/, "")}}`, end + 1];
     }
     case "k":
       return refuse(source, "a named backreference");
