@@ -40,6 +40,38 @@ async function connect(
   return { client, running, answer, received };
 }
 
+/**
+ * Opens a 2025-era session that takes elicitation, calls the served set's `publish` (id 1), which parks for a person,
+ * and resolves to the elicitation request the server sends to ask for the answer.
+ */
+async function publishAsking(
+  { client, answer, received }: Awaited<ReturnType<typeof connect>>,
+): Promise<{ id: number }> {
+  await client.send({
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: { elicitation: {} },
+      clientInfo: { name: "c", version: "1" },
+    },
+  });
+  await answer(0);
+  await client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  await client.send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "publish", arguments: { title: "x" } },
+  });
+  for (let i = 0; i < 200 && !received.some((m) => "method" in m && m.method === "elicitation/create"); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  const asked = received.find((m) => "method" in m && m.method === "elicitation/create") as { id: number };
+  return asked;
+}
+
 function meta(capabilities: unknown = {}) {
   return {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -80,33 +112,13 @@ Deno.test("a message nested past the bound is answered -32600, and the connectio
 
 Deno.test("an answer to the server nested past the bound fails the request it answers, which waits no longer", async () => {
   const errors: Error[] = [];
-  const { client, running, answer, received } = await connect({
+  const connection = await connect({
     set: servedTools({ seal: TEST_SEAL }).tools,
     seal: TEST_SEAL,
     onError: (error) => errors.push(error),
   });
-  await client.send({
-    jsonrpc: "2.0",
-    id: 0,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: { elicitation: {} },
-      clientInfo: { name: "c", version: "1" },
-    },
-  });
-  await answer(0);
-  await client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-  await client.send({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "tools/call",
-    params: { name: "publish", arguments: { title: "x" } },
-  });
-  for (let i = 0; i < 200 && !received.some((m) => "method" in m && m.method === "elicitation/create"); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  const asked = received.find((m) => "method" in m && m.method === "elicitation/create") as { id: number };
+  const { client, running, answer } = connection;
+  const asked = await publishAsking(connection);
   const deep = JSON.parse(`${"[".repeat(20_000)}${"]".repeat(20_000)}`);
   await client.send({ jsonrpc: "2.0", id: asked.id, result: { action: "accept", content: { approved: deep } } });
   const done = await answer(1);
@@ -116,33 +128,13 @@ Deno.test("an answer to the server nested past the bound fails the request it an
 });
 
 Deno.test("a 2025-era call waiting for a person holds its place under maxCallsInFlight, and runs once answered", async () => {
-  const { client, running, answer, received } = await connect({
+  const connection = await connect({
     set: servedTools({ seal: TEST_SEAL }).tools,
     seal: TEST_SEAL,
     maxCallsInFlight: 1,
   });
-  await client.send({
-    jsonrpc: "2.0",
-    id: 0,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: { elicitation: {} },
-      clientInfo: { name: "c", version: "1" },
-    },
-  });
-  await answer(0);
-  await client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-  await client.send({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "tools/call",
-    params: { name: "publish", arguments: { title: "x" } },
-  });
-  for (let i = 0; i < 200 && !received.some((m) => "method" in m && m.method === "elicitation/create"); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  const asked = received.find((m) => "method" in m && m.method === "elicitation/create") as { id: number };
+  const { client, running, answer } = connection;
+  const asked = await publishAsking(connection);
   // The waiting call holds the one place: another call is turned away at once, as busy.
   await client.send({
     jsonrpc: "2.0",
