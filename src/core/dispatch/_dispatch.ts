@@ -372,7 +372,8 @@ export class Dispatcher {
   /**
    * @param entries The set's tools by name, read at each call.
    * @param settings The set's default approval gate, its limits on values, its seal and its observer.
-   * @throws {TypeError} When the seal's options are refused (see `RecordSeal`).
+   * @throws {TypeError} When the seal's options are refused (see `RecordSeal`), or the gate or the observer is not
+   * of its kind.
    */
   constructor(
     entries: ReadonlyMap<string, Entry>,
@@ -383,6 +384,17 @@ export class Dispatcher {
       readonly observer?: CallObserver;
     },
   ) {
+    // A gate of the wrong kind would fail every call it should have parked, as policy_required, long after.
+    if (settings.approve !== undefined && typeof settings.approve !== "function") {
+      throw new TypeError(
+        `Cannot create the tool set as approve must be a function: current value is ${showValue(settings.approve)}`,
+      );
+    }
+    if (settings.observer !== undefined && !isRecord(settings.observer)) {
+      throw new TypeError(
+        `Cannot create the tool set as observer must be an object: current value is ${showValue(settings.observer)}`,
+      );
+    }
     this.#entries = entries;
     this.#approve = settings.approve;
     this.#limits = settings.limits ?? DEFAULT_LIMITS;

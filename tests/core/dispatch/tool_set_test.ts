@@ -943,3 +943,17 @@ Deno.test("a result's content parts are checked and copied: a part without its s
   kept.push({ type: "text", text: "more" });
   assert.deepEqual(good.type === "output" && good.result.content, [{ type: "text", text: "hello" }]);
 });
+
+Deno.test("new ToolSet() refuses an approval gate that is not a function, or an observer that is not an object, with a TypeError", () => {
+  for (const options of [{ approve: "yes" }, { approve: true }, { observer: "log" }, { observer: null }]) {
+    assert.throws(() => new ToolSet(options as never), (error: unknown) => {
+      assert.ok(error instanceof TypeError, JSON.stringify(options));
+      assert.match(
+        error.message,
+        /^Cannot create the tool set as (approve must be a function|observer must be an object)/,
+      );
+      return true;
+    });
+  }
+  assert.equal(new ToolSet({ approve: () => true, observer: {} }).parking.approval, true);
+});
