@@ -784,3 +784,14 @@ Deno.test("compileSchema() reads a 2019-09 contains as evaluating no item for un
   // 2020-12's contains evaluates the items it matches.
   assert.equal(compileSchema({ contains: { type: "string" }, unevaluatedItems: false }).validate(["a"]).ok, true);
 });
+
+Deno.test("format uri, asserted, takes an IPvFuture host as RFC 3986 writes it, and no malformed one", async () => {
+  const uri = compileSchema({ format: "uri" }, { formats: "assert" });
+  await uri.loading;
+  for (const text of ["http://[v1.fe]/", "http://[V1F.a:b]:80/x", "http://[::1]/"]) {
+    assert.equal(uri.validate(text).ok, true, text);
+  }
+  for (const text of ["http://[v.fe]/", "http://[v1.]/", "http://[v1.f@e]/", "http://[v1.f%20]/", "http://[vg.fe]/"]) {
+    assert.equal(uri.validate(text).ok, false, text);
+  }
+});

@@ -249,7 +249,16 @@ function isUriText(text: string, start: number, end: number, extra: string): boo
   return true;
 }
 
-/** An RFC 3986 authority: userinfo, a host (a bracketed IPv6 or a name) and a numeric port. */
+/** An RFC 3986 IPvFuture literal: `v`, a version in hex, a dot, then unreserved characters, sub-delims or colons. */
+function isIpvFuture(text: string): boolean {
+  const dot = text.indexOf(".");
+  if ((text[0] !== "v" && text[0] !== "V") || dot < 2 || dot === text.length - 1) return false;
+  for (let i = 1; i < dot; i++) if (!isHex(text.charCodeAt(i))) return false;
+  // The characters of a path segment but "@" and percent-encoding.
+  return !text.includes("@", dot) && !text.includes("%", dot) && isUriText(text, dot + 1, text.length, "");
+}
+
+/** An RFC 3986 authority: userinfo, a host (a bracketed IPv6 or IPvFuture, or a name) and a numeric port. */
 function isAuthority(text: string): boolean {
   const at = text.indexOf("@");
   if (at !== -1 && !isUriText(text, 0, at, "")) return false;
@@ -257,7 +266,8 @@ function isAuthority(text: string): boolean {
   if (host.includes("@")) return false;
   if (host.startsWith("[")) {
     const close = host.indexOf("]");
-    if (close === -1 || !isIpv6(host.slice(1, close))) return false;
+    const literal = host.slice(1, close);
+    if (close === -1 || !(isIpv6(literal) || isIpvFuture(literal))) return false;
     host = host.slice(close + 1);
     if (host === "") return true;
     if (host[0] !== ":") return false;
