@@ -271,6 +271,11 @@ export type Admitted = Dispatch | TerminalEvent;
 /** The nonce store of the sealer, which only checks: dispatch uses up nonces itself, last. */
 const CHECK_ONLY: NonceStore = { consume: () => true };
 
+/** Whether a limit is a number, not below 0 (`Infinity` for none). */
+function isBound(limit: unknown): boolean {
+  return typeof limit === "number" && limit >= 0;
+}
+
 /** A set's seal: the sealer that checks records, the store their nonces are used up in, and the seal's clock. */
 interface SetSeal {
   readonly sealer: RecordSeal;
@@ -372,8 +377,8 @@ export class Dispatcher {
   /**
    * @param entries The set's tools by name, read at each call.
    * @param settings The set's default approval gate, its limits on values, its seal and its observer.
-   * @throws {TypeError} When the seal's options are refused (see `RecordSeal`), or the gate or the observer is not
-   * of its kind.
+   * @throws {TypeError} When the seal's options are refused (see `RecordSeal`), or the gate, the limits or the observer
+   * is not of its kind.
    */
   constructor(
     entries: ReadonlyMap<string, Entry>,
@@ -388,6 +393,18 @@ export class Dispatcher {
     if (settings.approve !== undefined && typeof settings.approve !== "function") {
       throw new TypeError(
         `Cannot create the tool set as approve must be a function: current value is ${showValue(settings.approve)}`,
+      );
+    }
+    const limits = settings.limits;
+    if (
+      limits !== undefined &&
+      !(isRecord(limits) && isBound(limits.maxBytes) && isBound(limits.maxDepth) &&
+        (limits.maxContainers === undefined || isBound(limits.maxContainers)))
+    ) {
+      throw new TypeError(
+        `Cannot create the tool set as limits must hold a maxBytes and a maxDepth, numbers not below 0: current value is ${
+          showValue(limits)
+        }`,
       );
     }
     if (settings.observer !== undefined && !isRecord(settings.observer)) {

@@ -100,8 +100,8 @@ export class ToolSet implements Iterable<DynTool> {
    * Makes an empty set.
    *
    * @param options A default approval gate, the limits on values, the seal of parked records and an observer.
-   * @throws {TypeError} When the seal's options are of the wrong type, `approve` is not a function or `observer` not
-   * an object.
+   * @throws {TypeError} When the seal's options are of the wrong type, `approve` is not a function, `limits` lack a
+   * `maxBytes` and a `maxDepth` (numbers not below 0), or `observer` is not an object.
    * @throws {RangeError} When the seal's key is too short or its ttl out of range.
    */
   constructor(options: ToolSetOptions = {}) {

@@ -944,16 +944,22 @@ Deno.test("a result's content parts are checked and copied: a part without its s
   assert.deepEqual(good.type === "output" && good.result.content, [{ type: "text", text: "hello" }]);
 });
 
-Deno.test("new ToolSet() refuses an approval gate that is not a function, or an observer that is not an object, with a TypeError", () => {
-  for (const options of [{ approve: "yes" }, { approve: true }, { observer: "log" }, { observer: null }]) {
+Deno.test("new ToolSet() refuses an approval gate that is not a function, limits that bound nothing, or an observer that is not an object, with a TypeError", () => {
+  const badLimits = [{ limits: "x" }, { limits: { maxBytes: -1, maxDepth: 32 } }, { limits: { maxBytes: 1024 } }, {
+    limits: { maxBytes: 1024, maxDepth: 8, maxContainers: Number.NaN },
+  }];
+  for (
+    const options of [{ approve: "yes" }, { approve: true }, { observer: "log" }, { observer: null }, ...badLimits]
+  ) {
     assert.throws(() => new ToolSet(options as never), (error: unknown) => {
       assert.ok(error instanceof TypeError, JSON.stringify(options));
       assert.match(
         error.message,
-        /^Cannot create the tool set as (approve must be a function|observer must be an object)/,
+        /^Cannot create the tool set as (approve must be a function|observer must be an object|limits must hold)/,
       );
       return true;
     });
   }
   assert.equal(new ToolSet({ approve: () => true, observer: {} }).parking.approval, true);
+  assert.equal(new ToolSet({ limits: { maxBytes: Infinity, maxDepth: 64, maxContainers: 10 } }).size, 0);
 });
