@@ -13,7 +13,7 @@ import type { SuspendedCall } from "../core/contract/suspend.ts";
 import type { JsonSchema } from "../core/schema/schema.ts";
 import { isRecord } from "../core/common/_is_record.ts";
 import { ToolCallFailedError } from "./tool_call_error.ts";
-import type { ParkedOutput } from "./parked.ts";
+import { isRecordOf, type ParkedOutput } from "./parked.ts";
 import { progressThenTerminal } from "./progress_output.ts";
 import type { ApprovalRecords, BridgeOptions } from "./bridge_options.ts";
 
@@ -49,11 +49,6 @@ async function recordKey(call: BridgedCall): Promise<string | undefined> {
   }
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(named)));
   return `${call.id} ${Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
-}
-
-/** Whether a kept record is the one parked for this call: the store may answer with anything. */
-function parkedFor(record: SuspendedCall | undefined, call: BridgedCall): record is SuspendedCall {
-  return isRecord(record) && record.tool === call.name && record.callId === call.id;
 }
 
 /** One bridged set: the set, the bridge's options and where it keeps waiting records. */
@@ -114,7 +109,7 @@ export async function askApproval(
   const key = await recordKey(call);
   if (key === undefined) return undefined;
   const waiting = await bridge.records.get(key);
-  if (parkedFor(waiting, call)) return waiting;
+  if (isRecordOf(waiting, { toolName: call.name, toolCallId: call.id })) return waiting;
   let decision: ApprovalDecision;
   try {
     decision = await gate(descriptor, gateInput(call.arguments, descriptor.inputSchema, projection));
@@ -152,7 +147,10 @@ export async function* callEvents(
   const approved = key === undefined ? undefined : await records.get(key);
   // Taken once: a `delete` that answers false found the record gone, taken by another run of the same call. That
   // run resumes it; this one goes to the gate again, which parks it rather than run it twice.
-  if (key !== undefined && parkedFor(approved, call) && await records.delete(key) !== false) {
+  if (
+    key !== undefined && isRecordOf(approved, { toolName: call.name, toolCallId: call.id }) &&
+    await records.delete(key) !== false
+  ) {
     yield* resumeEvents(bridge, approved, { approved: true }, run.signal);
     return;
   }

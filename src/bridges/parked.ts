@@ -8,6 +8,7 @@
  */
 
 import type { SuspendedCall } from "../core/contract/suspend.ts";
+import { isRecord } from "../core/common/_is_record.ts";
 
 /** What a bridged tool returns for a call that was parked for a person. */
 export interface ParkedOutput {
@@ -54,8 +55,18 @@ export interface ParkedCallOf {
 export function parkedCall(output: unknown, of: ParkedCallOf): SuspendedCall | undefined {
   const parked = output as Partial<ParkedOutput> | null | undefined;
   if (typeof parked !== "object" || parked === null || parked.status !== "suspended") return undefined;
-  const record = parked.suspended;
-  if (typeof record !== "object" || record === null) return undefined;
-  const ours = record.tool === of.toolName && (of.toolCallId === undefined || record.callId === of.toolCallId);
-  return ours ? record : undefined;
+  return isRecordOf(parked.suspended, of) ? parked.suspended : undefined;
+}
+
+/**
+ * Whether a value is a parked call's record of the given tool and call (of the tool alone, without a call id): what a
+ * tool's output or a store hands back may be anything.
+ *
+ * @param record The value.
+ * @param of The tool's name, and the call's id where there is one.
+ * @returns Whether it names them.
+ */
+export function isRecordOf(record: unknown, of: ParkedCallOf): record is SuspendedCall {
+  return isRecord(record) && record.tool === of.toolName &&
+    (of.toolCallId === undefined || record.callId === of.toolCallId);
 }
