@@ -130,11 +130,11 @@ export function carryContent<P>(
 ): P[] {
   const carried: P[] = [];
   for (const [index, part] of parts.entries()) {
-    const made = partText(part) === undefined && binaryOf(part) === undefined
+    const binary = binaryOf(part);
+    const made = partText(part) === undefined && binary === undefined
       ? new Cannot("the part holds no text and no data")
       : carry(part);
     if (made instanceof Cannot) {
-      const binary = binaryOf(part);
       const what = binary === undefined ? part.type : `${binary.mimeType} ${part.type}`;
       carried.push(text(`[A ${what} part of the result was left out: ${provider} cannot carry it here.]`));
       warnings.push({
