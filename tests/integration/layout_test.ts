@@ -48,7 +48,10 @@ function ruleFor(file: string): Rule {
   if (folder === "mcp" && layer === "server") {
     return {
       folders: ["mcp/server", "providers", ...CORE_LAYERS.map((name) => `core/${name}`)],
-      packages: [/^@modelcontextprotocol\/server(\/|$)/, ...(file.endsWith("/stdio.ts") ? [/^node:/] : [])],
+      packages: [
+        /^@modelcontextprotocol\/server(\/|$)/,
+        ...(/\/(stdio|_stdio_transport)\.ts$/.test(file) ? [/^node:/] : []),
+      ],
       shared: ["mcp"],
     };
   }

@@ -7,13 +7,12 @@ import { defineJsonTool, ToolSet } from "../../mod.ts";
 import { compileSchema, type DynTool } from "../../dyn.ts";
 import { connectMcpServer as connectHttp } from "../../mcp_http.ts";
 import { connectMcpServer, McpConnectionError, type McpToolsChange } from "../../mcp.ts";
-import { LineReader } from "../../src/mcp/client/_line_reader.ts";
+import { HEAD_CHARS, LineReader } from "../../src/mcp/_line_reader.ts";
 import { boundedFetch } from "../../src/mcp/client/_http_bodies.ts";
 import { ParkedMessages } from "../../src/mcp/client/_paced_message.ts";
 import type { TopLevel } from "../../src/mcp/_paced_json.ts";
 import {
   envelopeOf,
-  HEAD_CHARS,
   headOfLong,
   type LongMessage,
   opensObject,

@@ -18,17 +18,8 @@
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { PIECE_CHARS, type TopLevel } from "../_paced_json.ts";
 import { type ParkedMessages, unreadAnswer, UnreadRequest } from "./_paced_message.ts";
-import {
-  HEAD_CHARS,
-  headOfLong,
-  lastBytes,
-  type LongMessage,
-  MAX_SKIPPED_BYTES,
-  opensObject,
-  TAIL_BYTES,
-  toldAtEnd,
-  toldByHead,
-} from "./_long_message.ts";
+import { headOfLong, type LongMessage, opensObject, toldAtEnd, toldByHead } from "./_long_message.ts";
+import { HEAD_CHARS, lastBytes, MAX_SKIPPED_BYTES, TAIL_BYTES } from "../_line_reader.ts";
 import { slices } from "../../core/common/_slices.ts";
 import { isRecord } from "../../core/common/_is_record.ts";
 

@@ -12,13 +12,6 @@ import { MAX_ENVELOPE_STRING, unreadAnswer, unreadRequestAnswer } from "./_paced
 import { type TopLevel, topLevelOf } from "../_paced_json.ts";
 import { trimEndWhile } from "../../core/common/_trim_end.ts";
 
-/** The most characters of a long message's start kept to tell what it is. */
-export const HEAD_CHARS = 4_096;
-/** The most bytes of a long message's end kept for the same. */
-export const TAIL_BYTES = 256;
-/** How far a long message is skipped to its end before its reader gives up on it: 256 MiB. */
-export const MAX_SKIPPED_BYTES: number = 256 * 1024 * 1024;
-
 /**
  * Whether a long message's head starts as a JSON object: only such a message can be told apart, and any
  * other is not worth skipping to its end.
@@ -113,20 +106,4 @@ export function toldByHead(head: string, start: TopLevel, maxBytes: number): Lon
  */
 export function toldAtEnd(head: string, start: TopLevel, tail: string, maxBytes: number): LongMessage {
   return longMessageOf(head, envelopeOf(start, tail), maxBytes);
-}
-
-/**
- * The last bytes of a long message so far, once `piece` has come after `kept`.
- *
- * @param kept The last bytes kept before.
- * @param piece What came next.
- * @returns At most 256 bytes: the end of `kept` then `piece`.
- */
-export function lastBytes(kept: Uint8Array, piece: Uint8Array): Uint8Array {
-  if (piece.length >= TAIL_BYTES) return piece.slice(piece.length - TAIL_BYTES);
-  const joined = new Uint8Array(Math.min(TAIL_BYTES, kept.length + piece.length));
-  const fromKept = joined.length - piece.length;
-  joined.set(kept.subarray(kept.length - fromKept));
-  joined.set(piece, fromKept);
-  return joined;
 }

@@ -11,7 +11,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import process from "node:process";
 import { type JSONRPCMessage, parseJSONRPCMessage, type Transport } from "@modelcontextprotocol/client";
-import { LineReader } from "./_line_reader.ts";
+import { LineReader } from "../_line_reader.ts";
 import { PIECE_CHARS } from "../_paced_json.ts";
 import { readMessage, UnreadRequest } from "./_paced_message.ts";
 import { headOfLong, type LongMessage, opensObject, toldAtEnd, toldByHead } from "./_long_message.ts";

@@ -5,10 +5,14 @@
  */
 
 import type { Transport } from "@modelcontextprotocol/server";
-import { serveStdio as serveSdkStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+// The SDK's own stdin and stdout: node:process in Node.js, Deno and Bun, a stub that throws in a Worker, which
+// therefore may import this file.
+import { process } from "@modelcontextprotocol/server/_shims";
+import { serveStdio as serveSdkStdio } from "@modelcontextprotocol/server/stdio";
 import type { ToolSet } from "../../core/dispatch/tool_set.ts";
 import { CallGate } from "./_call_gate.ts";
 import { DepthBoundTransport } from "./_message_depth.ts";
+import { StdioTransport } from "./_stdio_transport.ts";
 import { noParking, sealedParking } from "./_parking.ts";
 import { requestStateCodec } from "./_request_state.ts";
 import { toolServer } from "./_tool_server.ts";
@@ -116,12 +120,10 @@ export function serveStdio(toolset: ToolSet, info: McpServerInfo, options: McpSt
     {
       legacy: "serve",
       onerror: resolved.onError,
-      // Checked above to be a transport; the SDK's type spells out its messages, which this one leaves open. The
-      // SDK's stdio transport reads a line of up to 10 MiB and ends the connection, unanswered, past it. It copies
-      // the line read so far at every chunk, so a long line costs time growing with its square: 1 MiB in 4 KiB reads
-      // took 0.65 s, 10 MiB 80 s (in 64 KiB reads, 24 ms and 4.8 s). A smaller maxBufferSize only moves where the
-      // connection ends; a bound on that cost needs a reader of its own.
-      transport: new DepthBoundTransport(transport as unknown as Transport ?? new StdioServerTransport()),
+      // Checked above to be a transport; the SDK's type spells out its messages, which this one leaves open.
+      transport: new DepthBoundTransport(
+        transport as unknown as Transport ?? new StdioTransport(process.stdin, process.stdout),
+      ),
     },
   );
   return {

@@ -7,7 +7,12 @@
 // and its end are kept, and what it is (and so whether the reading goes on
 // past it) is its reader's to say.
 
-import { HEAD_CHARS, lastBytes, MAX_SKIPPED_BYTES, TAIL_BYTES } from "./_long_message.ts";
+/** The most characters of a long message's start kept to tell what it is. */
+export const HEAD_CHARS = 4_096;
+/** The most bytes of a long message's end kept for the same. */
+export const TAIL_BYTES = 256;
+/** How far a long message is skipped to its end before its reader gives up on it: 256 MiB. */
+export const MAX_SKIPPED_BYTES: number = 256 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
 const RETURN = 0x0d;
@@ -162,4 +167,20 @@ export class LineReader {
 function isBlank(bytes: Uint8Array): boolean {
   for (const byte of bytes) if (byte !== SPACE && byte !== TAB && byte !== RETURN) return false;
   return true;
+}
+
+/**
+ * The last bytes of a long message so far, once `piece` has come after `kept`.
+ *
+ * @param kept The last bytes kept before.
+ * @param piece What came next.
+ * @returns At most 256 bytes: the end of `kept` then `piece`.
+ */
+export function lastBytes(kept: Uint8Array, piece: Uint8Array): Uint8Array {
+  if (piece.length >= TAIL_BYTES) return piece.slice(piece.length - TAIL_BYTES);
+  const joined = new Uint8Array(Math.min(TAIL_BYTES, kept.length + piece.length));
+  const fromKept = joined.length - piece.length;
+  joined.set(kept.subarray(kept.length - fromKept));
+  joined.set(piece, fromKept);
+  return joined;
 }

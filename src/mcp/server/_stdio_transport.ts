@@ -1,0 +1,134 @@
+// The stdio server's transport: a message a line, read on stdin and written
+// on stdout. The SDK's own copies the line read so far at every chunk, so a
+// line's cost grew with its square: 10 MiB in 4 KiB reads took 80 s, and
+// JSON.parse then read it in one stretch. Here a line is split in linear time
+// (LineReader), one longer than a piece is parsed in paced pieces within the
+// bounds a long message is held to, the lines after it waiting their turn, and
+// one past the limit ends the connection, as the SDK's did, without being held.
+
+import type { Readable, Writable } from "node:stream";
+import {
+  type JSONRPCMessage,
+  parseJSONRPCMessage,
+  serializeMessage,
+  type Transport,
+} from "@modelcontextprotocol/server";
+import { LineReader } from "../_line_reader.ts";
+import { MESSAGE_BOUNDS, parsePaced, PIECE_CHARS, reasonOf } from "../_paced_json.ts";
+import { slices } from "../../core/common/_slices.ts";
+
+/** The longest line read, in bytes: the bound of the SDK's stdio transport. */
+const MAX_LINE_BYTES = 10 * 1024 * 1024;
+
+/** An MCP transport over a readable stream of lines in and a writable one out (stdin and stdout). */
+export class StdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport["onmessage"];
+
+  readonly #stdin: Readable;
+  readonly #stdout: Writable;
+  readonly #lines: LineReader;
+  readonly #pause = slices();
+  /** The long line being parsed, with the lines queued behind it; undefined when none is. */
+  #reading: Promise<void> | undefined;
+  #started = false;
+  #closed = false;
+
+  /**
+   * @param stdin Where messages come from.
+   * @param stdout Where messages go.
+   * @param maxLineBytes The longest line read; a longer one ends the connection.
+   */
+  constructor(stdin: Readable, stdout: Writable, maxLineBytes: number = MAX_LINE_BYTES) {
+    this.#stdin = stdin;
+    this.#stdout = stdout;
+    this.#lines = new LineReader(maxLineBytes, (line) => this.#line(line), {
+      starts: () => false,
+      ends: () => {},
+      stopped: () => {
+        this.onerror?.(new Error(`Cannot read the client's message as its line is over ${maxLineBytes} bytes`));
+        void this.close();
+      },
+    });
+  }
+
+  readonly #onData = (chunk: Uint8Array | string): void => {
+    this.#lines.push(typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk);
+  };
+  readonly #onError = (error: Error): void => this.onerror?.(error);
+  readonly #onEnd = (): void => void this.close();
+  // Left listening once closed: a write failing late (the client gone) must not end the process as unhandled.
+  readonly #onStdoutError = (error: Error): void => {
+    if (this.#closed) return;
+    this.onerror?.(error);
+    void this.close();
+  };
+
+  start(): Promise<void> {
+    if (this.#started) return Promise.reject(new Error("Cannot start the stdio transport as it already started"));
+    this.#started = true;
+    this.#stdin.on("data", this.#onData);
+    this.#stdin.on("error", this.#onError);
+    this.#stdin.on("end", this.#onEnd);
+    this.#stdin.on("close", this.#onEnd);
+    this.#stdout.on("error", this.#onStdoutError);
+    if (this.#stdin.readableEnded || this.#stdin.destroyed) queueMicrotask(this.#onEnd);
+    return Promise.resolve();
+  }
+
+  #line(line: string): void {
+    // A short line with none before it still being parsed is read and delivered at once.
+    if (this.#reading === undefined && line.length <= PIECE_CHARS) return this.#deliver(line, () => JSON.parse(line));
+    const reading: Promise<void> = (this.#reading ?? Promise.resolve()).then(async () => {
+      let parsed: unknown;
+      try {
+        parsed = await parsePaced(line, this.#pause, MESSAGE_BOUNDS);
+      } catch (error) {
+        return this.#skip(line, error);
+      }
+      this.#deliver(line, () => parsed);
+    }).finally(() => {
+      if (this.#reading === reading) this.#reading = undefined;
+    });
+    this.#reading = reading;
+  }
+
+  #deliver(line: string, parse: () => unknown): void {
+    if (this.#closed) return;
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(parse());
+    } catch (error) {
+      return this.#skip(line, error);
+    }
+    this.onmessage?.(message);
+  }
+
+  #skip(line: string, error: unknown): void {
+    const start = JSON.stringify(line.slice(0, 200));
+    this.onerror?.(
+      new Error(`Cannot read a line on stdin as it is no JSON-RPC message (${reasonOf(error)}): it starts ${start}`),
+    );
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error("Cannot send to the MCP client as the connection is closed"));
+    return new Promise((resolve, reject) => {
+      this.#stdout.write(serializeMessage(message), (error) => error ? reject(error) : resolve());
+    });
+  }
+
+  close(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    this.#closed = true;
+    this.#stdin.off("data", this.#onData);
+    this.#stdin.off("error", this.#onError);
+    this.#stdin.off("end", this.#onEnd);
+    this.#stdin.off("close", this.#onEnd);
+    // Let stdin go, so that a process with nothing else to do can exit.
+    if (this.#stdin.listenerCount("data") === 0) this.#stdin.pause();
+    this.onclose?.();
+    return Promise.resolve();
+  }
+}
