@@ -10,15 +10,18 @@ import type { Readable, Writable } from "node:stream";
 import {
   type JSONRPCMessage,
   parseJSONRPCMessage,
+  ProtocolErrorCode,
   serializeMessage,
   type Transport,
 } from "@modelcontextprotocol/server";
 import { LineReader } from "../_line_reader.ts";
-import { MESSAGE_BOUNDS, parsePaced, PIECE_CHARS, reasonOf } from "../_paced_json.ts";
+import { MESSAGE_BOUNDS, parsePaced, PIECE_CHARS, reasonOf, topLevelOf } from "../_paced_json.ts";
 import { slices } from "../../core/common/_slices.ts";
 
 /** The longest line read, in bytes: the bound of the SDK's stdio transport. */
 const MAX_LINE_BYTES = 10 * 1024 * 1024;
+/** The longest string id a refusal is sent to. */
+const MAX_ID_CHARS = 4_096;
 
 /** An MCP transport over a readable stream of lines in and a writable one out (stdin and stdout). */
 export class StdioTransport implements Transport {
@@ -85,7 +88,9 @@ export class StdioTransport implements Transport {
       try {
         parsed = await parsePaced(line, this.#pause, MESSAGE_BOUNDS);
       } catch (error) {
-        return this.#skip(line, error);
+        this.#skip(line, error);
+        if (error instanceof RangeError) await this.#refuse(line, error);
+        return;
       }
       this.#deliver(line, () => parsed);
     }).finally(() => {
@@ -103,6 +108,23 @@ export class StdioTransport implements Transport {
       return this.#skip(line, error);
     }
     this.onmessage?.(message);
+  }
+
+  /**
+   * A long line past a bound on a message, refused as the fetch handler refuses such a body: a request it names is
+   * answered -32600, and an answer it names reaches the server as that error, so that neither waits for a timeout.
+   */
+  async #refuse(line: string, error: RangeError): Promise<void> {
+    const { id, isRequest } = await topLevelOf(line, this.#pause, MAX_ID_CHARS);
+    if (id === undefined || this.#closed) return;
+    const refusal: JSONRPCMessage = {
+      jsonrpc: "2.0",
+      id,
+      error: { code: ProtocolErrorCode.InvalidRequest, message: `Cannot read the message as ${reasonOf(error)}` },
+    };
+    // A client gone before the refusal is sent needs none.
+    if (isRequest) this.send(refusal).catch(() => {});
+    else this.onmessage?.(refusal);
   }
 
   #skip(line: string, error: unknown): void {

@@ -72,14 +72,33 @@ Deno.test("a line that is no JSON-RPC message is reported and skipped, and the n
   assert.equal(isClosed(), false);
 });
 
-Deno.test("a long line past the bounds on a message's values is reported and skipped", async () => {
-  const { push, messages, errors } = await opened();
+Deno.test("a long line past a bound on a message is answered -32600 as a request, or fails the request it answers", async () => {
+  const { push, messages, errors, stdout } = await opened();
+  const written: string[] = [];
+  stdout.on("data", (chunk: Uint8Array) => void written.push(new TextDecoder().decode(chunk)));
   const values = `[${"0,".repeat(600_000)}0]`;
-  push(`{"jsonrpc":"2.0","id":4,"method":"ping","params":{"v":${values}}}\n{"jsonrpc":"2.0","id":5,"method":"ping"}\n`);
-  for (let i = 0; i < 1_000 && messages.length < 1; i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  assert.deepEqual(messages, [{ jsonrpc: "2.0", id: 5, method: "ping" }]);
-  assert.equal(errors.length, 1);
-  assert.match(errors[0], /^Cannot read a line on stdin as it is no JSON-RPC message \(.*values.*\)/);
+  const deep = `${"[".repeat(101)}"${"x".repeat(70_000)}"${"]".repeat(101)}`;
+  push(`{"jsonrpc":"2.0","id":4,"method":"ping","params":{"v":${values}}}\n`);
+  push(`{"jsonrpc":"2.0","result":{"v":${deep}},"id":"s1"}\n`);
+  push(`{"jsonrpc":"2.0","method":"notifications/x","params":{"v":${values}}}\n`);
+  push(`{"jsonrpc":"2.0","id":5,"method":"ping"}\n`);
+  for (let i = 0; i < 1_000 && messages.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  assert.equal(errors.length, 3);
+  for (const error of errors) assert.match(error, /^Cannot read a line on stdin as it is no JSON-RPC message \(/);
+  assert.equal(messages.length, 2);
+  const [answered, ping] = messages as [{ id: string; error: { code: number; message: string } }, JSONRPCMessage];
+  assert.equal(answered.id, "s1");
+  assert.equal(answered.error.code, -32600);
+  assert.match(
+    answered.error.message,
+    /^Cannot read the message as more than 100 containers longer than 65536 characters nest/,
+  );
+  assert.deepEqual(ping, { jsonrpc: "2.0", id: 5, method: "ping" });
+  assert.equal(written.length, 1);
+  const sent = JSON.parse(written[0]);
+  assert.equal(sent.id, 4);
+  assert.equal(sent.error.code, -32600);
+  assert.match(sent.error.message, /^Cannot read the message as .*500000 values/);
 });
 
 Deno.test("messages are written a line each, and stdin's end closes the transport once", async () => {
