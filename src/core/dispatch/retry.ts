@@ -41,6 +41,16 @@ const RETRYABLE: ReadonlySet<FailureKind> = new Set([
   "unavailable",
 ]);
 
+/**
+ * Whether another attempt may fix a failure of this kind: whether {@linkcode RetryPolicy} ever retries it.
+ *
+ * @param kind The failure's kind.
+ * @returns Whether it is one of the kinds another attempt may fix.
+ */
+export function mayRetryKind(kind: FailureKind): boolean {
+  return RETRYABLE.has(kind);
+}
+
 function checkCount(name: string, value: number, min: number, whole = false): number {
   if (!Number.isFinite(value) || value < min || (whole && !Number.isInteger(value))) {
     throw new RangeError(
@@ -137,7 +147,7 @@ export class RetryPolicy {
       );
     }
     const no = (reason: string): RetryDecision => ({ retry: false, reason });
-    if (!RETRYABLE.has(failure.kind)) {
+    if (!mayRetryKind(failure.kind)) {
       return no(`a ${failure.kind} failure is not fixed by trying again`);
     }
     if (failure.retryable === false) {

@@ -23,8 +23,9 @@ import {
 } from "@modelcontextprotocol/client";
 import type { DynTool, ToolContext, ValidatedInvocation } from "../../core/contract/dyn.ts";
 import type { ExecutionEvent } from "../../core/contract/events.ts";
-import { type ToolFailure, toolFailure } from "../../core/contract/failure.ts";
+import { type FailureKind, type ToolFailure, toolFailure } from "../../core/contract/failure.ts";
 import { compileSchema } from "../../core/schema/compile_schema.ts";
+import { mayRetryKind } from "../../core/dispatch/retry.ts";
 import type { CompiledSchema } from "../../core/schema/schema.ts";
 import { FALLBACK } from "../../core/schema/_apart.ts";
 import { linearPatterns } from "../../core/schema/validator/linear_patterns.ts";
@@ -1098,6 +1099,29 @@ export class McpServerConnection implements AsyncDisposable {
     return `the host's answer does not meet the server's request: ${first.path || "(value)"}: ${first.message}`;
   }
 
+  /**
+   * What a tool error's `_meta` says of its failure, as `toolFailure` options: a trusted Salvor server's word is
+   * taken whole (its kind among them); anyone else's only where it asks for less, that the call may have had side
+   * effects or is not to be tried again (as a kind no attempt fixes says: a tool that ran but answered malformed),
+   * since a hostile server gains nothing by saying so. An untrusted server's tool error is always a "handler" one.
+   */
+  #declaredFailure(meta: unknown): { kind?: FailureKind; uncertain?: boolean; retryable?: boolean; code?: string } {
+    const declared = readMcpFailureMeta(meta);
+    if (declared === undefined) return {};
+    if (this.#options.trusted !== true) {
+      return {
+        ...(declared.uncertain ? { uncertain: true } : {}),
+        ...(declared.retryable === false || !mayRetryKind(declared.kind) ? { retryable: false } : {}),
+      };
+    }
+    return {
+      kind: declared.kind,
+      uncertain: declared.uncertain,
+      ...(declared.retryable === undefined ? {} : { retryable: declared.retryable }),
+      ...(declared.code === undefined ? {} : { code: declared.code }),
+    };
+  }
+
   #inputFailure(tool: McpServerTool, why: string): ExecutionEvent {
     return {
       type: "failed",
@@ -1164,22 +1188,13 @@ export class McpServerConnection implements AsyncDisposable {
     const result = checked.value;
     if (result.isError) {
       const text = errorText(result.content, this.#budget.chars);
-      // A trusted Salvor server says what kind of failure it was; anyone else's is a handler failure.
-      const declared = this.#options.trusted === true ? readMcpFailureMeta(result._meta) : undefined;
+      const { kind = "handler", ...declared } = this.#declaredFailure(result._meta);
       return {
         type: "failed",
-        failure: toolFailure(
-          declared?.kind ?? "handler",
-          `MCP tool "${tool.toolName}" on server "${this.name}" failed: ${text}`,
-          {
-            modelText: text,
-            ...(declared === undefined ? {} : {
-              uncertain: declared.uncertain,
-              ...(declared.retryable === undefined ? {} : { retryable: declared.retryable }),
-              ...(declared.code === undefined ? {} : { code: declared.code }),
-            }),
-          },
-        ),
+        failure: toolFailure(kind, `MCP tool "${tool.toolName}" on server "${this.name}" failed: ${text}`, {
+          modelText: text,
+          ...declared,
+        }),
       };
     }
     // A result with no content is shown to the model as its output's JSON: held to the budget like a text.

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { Client, StdioClientTransport, StreamableHTTPClientTransport } from "../_sdk_v1_client.ts";
 import { connectMcpServer } from "../../../mcp.ts";
-import { defineJsonTool, result, ToolSet } from "../../../mod.ts";
+import { defineJsonTool, HandlerError, result, ToolSet } from "../../../mod.ts";
 import { serverEnv } from "../_helpers.ts";
 import { postJsonRpc, serveHttp } from "./_connect.ts";
 import { servedTools } from "./fixtures/tools.ts";
@@ -112,6 +112,44 @@ Deno.test("an untrusted server's contract and failure kinds are not believed", a
   const end = await mirrored.call({ id: "1", name: "remote__fail", arguments: {} });
   assert.equal(end.type === "failed" && end.failure.kind, "handler");
   assert.equal(end.type === "failed" && end.failure.code, undefined);
+  // Its word is taken where it asks for less: the tool said another attempt cannot succeed.
+  assert.equal(end.type === "failed" && end.failure.retryable, false);
+});
+
+Deno.test("an untrusted server is believed when it says trying again cannot help, never the reverse", async () => {
+  const tools = new ToolSet().register(
+    defineJsonTool({
+      name: "malformed",
+      description: "Writes, then answers with what its output schema refuses.",
+      inputSchema: { type: "object" },
+      outputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+      effects: [],
+      run: () => ({ n: "one" }),
+    }),
+    defineJsonTool({
+      name: "flaky",
+      description: "Fails, saying that trying again will help.",
+      inputSchema: { type: "object" },
+      effects: [],
+      run() {
+        throw new HandlerError("busy", { retryable: true });
+      },
+    }),
+  );
+  await using served = serveHttp(tools);
+  for (const trusted of [false, true]) {
+    await using remote = await connectMcpServer({ name: "remote", url: served.url, trusted });
+    const mirrored = remote.register(new ToolSet());
+    const malformed = await mirrored.call({ id: "1", name: "remote__malformed", arguments: {} });
+    assert.ok(malformed.type === "failed");
+    assert.equal(malformed.failure.kind, trusted ? "invalid_output" : "handler");
+    // The tool ran: no attempt is made again (a kind never retried, trusted; untrusted, in the server's word).
+    assert.equal(malformed.failure.retryable, trusted ? undefined : false);
+    const flaky = await mirrored.call({ id: "2", name: "remote__flaky", arguments: {} });
+    assert.ok(flaky.type === "failed");
+    assert.equal(flaky.failure.kind, "handler");
+    assert.equal(flaky.failure.retryable, trusted ? true : undefined);
+  }
 });
 
 Deno.test("a result whose binary content is not base64 is a tool error saying the tool ran, not a protocol error", async () => {
