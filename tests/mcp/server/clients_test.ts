@@ -116,7 +116,7 @@ Deno.test("an untrusted server's contract and failure kinds are not believed", a
   assert.equal(end.type === "failed" && end.failure.retryable, false);
 });
 
-Deno.test("an untrusted server is believed when it says trying again cannot help, never the reverse", async () => {
+Deno.test("an untrusted server is believed when it says trying again cannot help or may repeat effects, never the reverse", async () => {
   const tools = new ToolSet().register(
     defineJsonTool({
       name: "malformed",
@@ -125,6 +125,14 @@ Deno.test("an untrusted server is believed when it says trying again cannot help
       outputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
       effects: [],
       run: () => ({ n: "one" }),
+    }),
+    defineJsonTool({
+      name: "slow",
+      description: "Posts, and takes longer than its timeout.",
+      inputSchema: { type: "object" },
+      effects: ["network.request"],
+      timeoutMs: 20,
+      run: () => new Promise(() => {}),
     }),
     defineJsonTool({
       name: "flaky",
@@ -145,6 +153,10 @@ Deno.test("an untrusted server is believed when it says trying again cannot help
     assert.equal(malformed.failure.kind, trusted ? "invalid_output" : "handler");
     // The tool ran: no attempt is made again (a kind never retried, trusted; untrusted, in the server's word).
     assert.equal(malformed.failure.retryable, trusted ? undefined : false);
+    const slow = await mirrored.call({ id: "3", name: "remote__slow", arguments: {} });
+    assert.ok(slow.type === "failed");
+    assert.equal(slow.failure.kind, trusted ? "timeout" : "handler");
+    assert.equal(slow.failure.uncertain, true, "it timed out after it started");
     const flaky = await mirrored.call({ id: "2", name: "remote__flaky", arguments: {} });
     assert.ok(flaky.type === "failed");
     assert.equal(flaky.failure.kind, "handler");
