@@ -6,9 +6,24 @@
 // its requests to as it parses them.
 
 import { type JSONRPCMessage, ProtocolErrorCode, type Transport } from "@modelcontextprotocol/server";
-import { MAX_LONG_DEPTH, nestsPast } from "../_paced_json.ts";
+import { holdDepth, MAX_LONG_DEPTH, reasonOf } from "../_paced_json.ts";
 
-const TOO_DEEP = `Cannot read the message as it nests more than ${MAX_LONG_DEPTH} containers deep`;
+type MessageExtra = Parameters<NonNullable<Transport["onmessage"]>>[1];
+
+/**
+ * The error answer to a message that could not be read within a bound on messages.
+ *
+ * @param id The message's id.
+ * @param error Why it could not be read: a bound's RangeError.
+ * @returns A -32600 error answer naming the bound.
+ */
+export function unreadRefusal(id: string | number, error: unknown): JSONRPCMessage {
+  return {
+    jsonrpc: "2.0",
+    id,
+    error: { code: ProtocolErrorCode.InvalidRequest, message: `Cannot read the message as ${reasonOf(error)}` },
+  };
+}
 
 /**
  * A transport that holds every message it receives to the bound. A request
@@ -35,18 +50,23 @@ export class DepthBoundTransport implements Transport {
     inner.onclose = () => this.onclose?.();
     inner.onerror = (error) => this.onerror?.(error);
     inner.onmessage = (message, extra) => {
-      if (!nestsPast(message, MAX_LONG_DEPTH)) return this.onmessage?.(message, extra);
-      if (!("id" in message)) return;
-      const refusal: JSONRPCMessage = {
-        jsonrpc: "2.0",
-        id: message.id,
-        error: { code: ProtocolErrorCode.InvalidRequest, message: TOO_DEEP },
-      };
-      // A client gone before the refusal is sent needs none.
-      if ("method" in message) inner.send(refusal).catch(() => {});
-      else this.onmessage?.(refusal, extra);
+      try {
+        holdDepth(message, MAX_LONG_DEPTH);
+      } catch (error) {
+        return this.#refuse(message, extra, error);
+      }
+      this.onmessage?.(message, extra);
     };
     return inner.start();
+  }
+
+  /** A request past the bound is answered on the transport, an answer reaches the server as the refusal. */
+  #refuse(message: JSONRPCMessage, extra: MessageExtra, error: unknown): void {
+    if (!("id" in message) || message.id === undefined) return;
+    const refusal = unreadRefusal(message.id, error);
+    // A client gone before the refusal is sent needs none.
+    if ("method" in message) this.#inner.send(refusal).catch(() => {});
+    else this.onmessage?.(refusal, extra);
   }
 
   send(message: JSONRPCMessage, options?: Parameters<Transport["send"]>[1]): Promise<void> {

@@ -10,11 +10,11 @@ import type { Readable, Writable } from "node:stream";
 import {
   type JSONRPCMessage,
   parseJSONRPCMessage,
-  ProtocolErrorCode,
   serializeMessage,
   type Transport,
 } from "@modelcontextprotocol/server";
 import { LineReader } from "../_line_reader.ts";
+import { unreadRefusal } from "./_message_depth.ts";
 import { MESSAGE_BOUNDS, parsePaced, PIECE_CHARS, reasonOf, topLevelOf } from "../_paced_json.ts";
 import { slices } from "../../core/common/_slices.ts";
 
@@ -117,11 +117,7 @@ export class StdioTransport implements Transport {
   async #refuse(line: string, error: RangeError): Promise<void> {
     const { id, isRequest } = await topLevelOf(line, this.#pause, MAX_ID_CHARS);
     if (id === undefined || this.#closed) return;
-    const refusal: JSONRPCMessage = {
-      jsonrpc: "2.0",
-      id,
-      error: { code: ProtocolErrorCode.InvalidRequest, message: `Cannot read the message as ${reasonOf(error)}` },
-    };
+    const refusal = unreadRefusal(id, error);
     // A client gone before the refusal is sent needs none.
     if (isRequest) this.send(refusal).catch(() => {});
     else this.onmessage?.(refusal);

@@ -93,7 +93,7 @@ Deno.test("a message nested past the bound is answered -32600, and the connectio
   const refused = await answer(1);
   assert.deepEqual(refused?.error, {
     code: -32600,
-    message: "Cannot read the message as it nests more than 100 containers deep",
+    message: "Cannot read the message as its containers nest more than 100 deep",
   });
   await client.send({
     jsonrpc: "2.0",
@@ -122,7 +122,7 @@ Deno.test("an answer to the server nested past the bound fails the request it an
   const deep = JSON.parse(`${"[".repeat(20_000)}${"]".repeat(20_000)}`);
   await client.send({ jsonrpc: "2.0", id: asked.id, result: { action: "accept", content: { approved: deep } } });
   const done = await answer(1);
-  assert.match(JSON.stringify(done), /nests more than 100 containers deep/);
+  assert.match(JSON.stringify(done), /containers nest more than 100 deep/);
   assert.deepEqual(errors, []);
   await running.close();
 });
