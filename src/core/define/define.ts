@@ -19,7 +19,13 @@ import { SuspendRequest } from "../contract/suspend.ts";
 import { deriveJsonSchema, parseWithValibot } from "../schema/_valibot.ts";
 import type { ValibotSchema } from "../schema/valibot_schema.ts";
 import type { StandardSchema, ToolSchema, ToolSchemaInput, ToolSchemaOutput } from "../schema/standard_schema.ts";
-import { isStandardSchema, ownJsonSchema, parseWithStandard, type SchemaSide } from "../schema/_standard_schema.ts";
+import {
+  binaryAt,
+  isStandardSchema,
+  ownJsonSchema,
+  parseWithStandard,
+  type SchemaSide,
+} from "../schema/_standard_schema.ts";
 import type { ParseResult } from "../schema/schema.ts";
 import { markChecked } from "./_checked.ts";
 import { withDirectRun } from "./_direct.ts";
@@ -89,8 +95,8 @@ export interface DefineToolOptions<
 export interface DefinedTool extends DynTool {
   /**
    * Definition warnings: an effect one edit away from a known one (a likely
-   * typo, which fails every call closed), and transforms and checks that run
-   * after validation but are not in the JSON Schema a model sees.
+   * typo, which fails every call closed), and transforms, fallbacks and checks
+   * that run after validation but are not in the JSON Schema a model sees.
    */
   readonly warnings: readonly string[];
 }
@@ -227,6 +233,18 @@ function deriveOrRefuse(name: string, label: string, schema: ValibotSchema) {
   return derived;
 }
 
+/** Refuses a JSON Schema that shows binary data (a file), which no value a model or a person sends as JSON passes. */
+function refuseBinary(name: string, side: SchemaSide | "resume", shown: JsonSchema): void {
+  const at = binaryAt(shown);
+  if (at === undefined) return;
+  throw new InvalidSpecError(
+    `Cannot define "${name}" as its ${side} holds a shape JSON cannot carry: binary data (a file) at ${
+      at || "the root"
+    } of its JSON Schema, which no JSON value passes`,
+    { path: `/${side}${at}` },
+  );
+}
+
 function isToolSchema(value: unknown): value is ToolSchema {
   return isValibotSchema(value) || isStandardSchema(value);
 }
@@ -236,6 +254,8 @@ interface TypedSide {
   readonly jsonSchema: JsonSchema;
   readonly warnings: readonly string[];
   readonly parse: (value: unknown) => ParseResult | Promise<ParseResult>;
+  /** Whether a Standard Schema's own conversion gave the JSON Schema, rather than the caller. */
+  readonly converted?: boolean;
 }
 
 function sideOf(
@@ -277,7 +297,12 @@ function sideOf(
       { path: `/${field}` },
     );
   }
-  return { jsonSchema, warnings: [], parse: (value) => parseWithStandard(standard, value) };
+  return {
+    jsonSchema,
+    warnings: [],
+    parse: (value) => parseWithStandard(standard, value),
+    converted: explicit === undefined,
+  };
 }
 
 /** A tool's declared resume schema: the schema itself and its side. */
@@ -338,14 +363,15 @@ function metadataOf(options: ToolMetadata): ToolMetadata {
  * of truth, so transforms and defaults apply before the handler runs. An
  * input that JSON cannot carry (a `Date`, `Map`, function, ...) is
  * refused, and so is an output transformed to a type no schema after the
- * transformation names; transforms and checks that JSON Schema cannot
- * express (one past a second schema in a pipe included) are listed in
- * `warnings`. A Standard Schema validates through
+ * transformation names; transforms, fallbacks and checks that JSON Schema
+ * cannot express (one past a second schema in a pipe, or a regex with
+ * flags, included) are listed in `warnings`. A Standard Schema validates through
  * `~standard.validate` (sync or async), its issues become the same
  * diagnostics, and its JSON Schema comes from `inputJsonSchema` when given,
  * else from its own conversion (`~standard.jsonSchema`, zod's
  * `toJSONSchema()`, ArkType's `toJsonSchema()`); with neither, the
- * definition is refused.
+ * definition is refused, as it is when that conversion shows binary data
+ * (zod's `z.file()`), which no JSON value passes.
  *
  * @param options The spec fields, the schemas and the handler.
  * @returns The typed tool, ready to register.
@@ -488,6 +514,10 @@ export function defineTool<
     checkJsonSchema(descriptor.outputSchema, { label: "output schema" }, true);
   }
   if (resume) checkJsonSchema(resume.jsonSchema, { label: "resume schema" });
+  // Read once the checks found them bounded JSON.
+  if (input.converted) refuseBinary(name, "input", descriptor.inputSchema);
+  if (output?.converted && descriptor.outputSchema !== undefined) refuseBinary(name, "output", descriptor.outputSchema);
+  if (resume?.converted) refuseBinary(name, "resume", resume.jsonSchema);
   return handlerTool(
     {
       descriptor,

@@ -6,6 +6,7 @@ import type { ParseResult } from "./schema.ts";
 import type { JsonSchema } from "./schema.ts";
 import type { StandardIssue, StandardResult, StandardSchema } from "./standard_schema.ts";
 import { toPointer } from "../common/_json_pointer.ts";
+import { walkSubschemas } from "./_subschemas.ts";
 
 function isObjectLike(value: unknown): value is Record<string, unknown> {
   return (typeof value === "object" || typeof value === "function") && value !== null;
@@ -41,6 +42,18 @@ export function ownJsonSchema(schema: StandardSchema, side: SchemaSide): JsonSch
   }
   if (typeof own.toJsonSchema === "function") return (own.toJsonSchema as () => JsonSchema).call(schema);
   return undefined;
+}
+
+/**
+ * Where a JSON Schema shows binary data, which no JSON value is (zod converts `z.file()` to `format: "binary"`): the
+ * JSON Pointer of the first such subschema, or `undefined`. For a schema already known to be bounded JSON.
+ */
+export function binaryAt(schema: JsonSchema): string | undefined {
+  let found: string | undefined;
+  walkSubschemas(schema, undefined, (node, path) => {
+    if (found === undefined && node.format === "binary") found = path;
+  });
+  return found;
 }
 
 // Issue codes of zod 4 and ArkType, as the JSON Schema keyword they break.

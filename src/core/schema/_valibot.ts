@@ -38,6 +38,8 @@ interface SchemaNode extends PipeItem {
   readonly value?: SchemaNode;
   readonly rest?: SchemaNode;
   readonly getter?: (input: unknown) => SchemaNode;
+  /** Set by `fallback()`: what replaces a value the schema refuses. */
+  readonly fallback?: unknown;
 }
 
 // The transformations after which a value has another type, as the converter lists them: the JSON Schema of an input
@@ -55,6 +57,14 @@ const RETYPING = new Set([
   "to_string",
   "transform",
 ]);
+
+// The schemas that take `undefined`, which a tuple reads for an item past the array's end: such items may be left off.
+const TAKES_UNDEFINED = new Set(["any", "nullish", "optional", "undefinedable", "unknown"]);
+
+/** How many items a tuple's array must hold: up to its last one that does not take `undefined`. */
+function requiredItems(items: readonly SchemaNode[]): number {
+  return items.findLastIndex((item) => !TAKES_UNDEFINED.has(item.type)) + 1;
+}
 
 /** A pipe with the pipes it nests laid out in one list, as the converter reads it. */
 function flattened(pipe: readonly PipeItem[]): PipeItem[] {
@@ -74,6 +84,12 @@ function collectUnshown(node: SchemaNode, path: string[], found: Unshown): void 
   if (found.seen.has(node)) return;
   found.seen.add(node);
   const at = toPointer(path) || "/";
+  // As Valibot reads it: a fallback of `undefined` is none.
+  if (node.fallback !== undefined) {
+    found.warnings.push(
+      `The fallback at ${at} takes the place of any value its schema refuses; the JSON Schema does not show it`,
+    );
+  }
   const pipe = flattened(node.pipe ?? []);
   // Where the side's JSON Schema stops (an input's) or starts (an output's) reading the pipe.
   const inputStop = pipe.findIndex((item, i) => i > 0 && (item.kind === "schema" || RETYPING.has(item.type)));
@@ -124,16 +140,23 @@ export function deriveJsonSchema(schema: ValibotSchema, side: "input" | "output"
     typeMode: side,
     errorMode: "throw",
     overrideSchema(context) {
+      // The converter counts every item of a tuple as required, one that takes `undefined` too.
+      const items = (context.valibotSchema as unknown as SchemaNode).items;
+      if (items) context.jsonSchema.minItems = requiredItems(items);
       if (!context.errors) return undefined;
       for (const error of context.errors) refusals.push(error);
       return context.jsonSchema;
     },
     overrideAction(context) {
       if (!context.errors) return undefined;
-      if (context.valibotAction.kind === "validation") {
-        warnings.push(
-          `The "${context.valibotAction.type}" check runs after validation; the JSON Schema does not show it`,
-        );
+      const action = context.valibotAction;
+      const flags = action.type === "regex" ? (action as v.RegexAction<string, undefined>).requirement.flags : "";
+      // The converter shows a flagged regex's source as the pattern (its one error, unless an earlier action set the
+      // pattern), which refuses what the flags accept (/abc/i takes "ABC"): it is left out.
+      if (flags && context.errors.length === 1) delete context.jsonSchema.pattern;
+      if (action.kind === "validation") {
+        const why = flags ? `, as a JSON Schema pattern takes no flags (${flags})` : "";
+        warnings.push(`The "${action.type}" check runs after validation; the JSON Schema does not show it${why}`);
       }
       return context.jsonSchema;
     },
