@@ -17,6 +17,7 @@ import type { Projection, ProjectionWarning } from "./projection.ts";
 import { MAX_EFFECTS, SEMANTIC_VALUES, type ToolDescriptor } from "../core/contract/spec.ts";
 import { checkDescriptor } from "./_projection.ts";
 import { isRecord } from "../core/common/_is_record.ts";
+import { listItems, readFields } from "./_turn.ts";
 
 /** MCP tool annotations: hints about what a tool does, for clients. */
 export interface McpToolDefinitionAnnotations {
@@ -91,8 +92,9 @@ export type McpFailureMeta = Pick<ToolFailure, "kind" | "uncertain" | "retryable
 /**
  * Reads a tool's contract from an MCP tool's `_meta`, as a Salvor server
  * writes it. What a server sends is untrusted, so anything malformed (an
- * effect listed twice, semantics `describeTool` would refuse) reads as no
- * contract at all; semantics fields it does not know are left out.
+ * effect listed twice, semantics `describeTool` would refuse, a field that
+ * throws as it is read) reads as no contract at all; semantics fields it
+ * does not know are left out.
  *
  * @param meta The tool's `_meta`, as listed.
  * @returns The effects and semantics, or `undefined`.
@@ -111,12 +113,16 @@ export type McpFailureMeta = Pick<ToolFailure, "kind" | "uncertain" | "retryable
  * ```
  */
 export function readMcpToolContract(meta: unknown): Omit<McpToolContract, "version"> | undefined {
-  const contract = isRecord(meta) ? meta[MCP_CONTRACT_META_KEY] : undefined;
-  if (!isRecord(contract) || !Array.isArray(contract.effects) || !isRecord(contract.semantics)) return undefined;
-  const { effects, semantics } = contract;
+  // Each field and effect is read once, in a guard: one that throws as it is read is malformed, and what was checked
+  // is what is returned.
+  const contract = readFields(meta, [MCP_CONTRACT_META_KEY])?.[MCP_CONTRACT_META_KEY];
+  const read = readFields(contract, ["effects", "semantics"]);
+  if (!Array.isArray(read?.effects) || read.effects.length > MAX_EFFECTS || !isRecord(read.semantics)) return undefined;
+  const effects = listItems(read.effects);
+  const semantics = readFields(read.semantics, Object.keys(SEMANTIC_VALUES));
   // A contract describeTool would refuse reads as none, so the tool is read from its annotations rather than dropped;
   // of the semantics only the known fields are copied, as another (even "__proto__") would be refused.
-  if (effects.length > MAX_EFFECTS || !effects.every(isWellFormedEffect) || new Set(effects).size !== effects.length) {
+  if (semantics === undefined || !effects.every(isWellFormedEffect) || new Set(effects).size !== effects.length) {
     return undefined;
   }
   const known: Record<string, string> = {};
@@ -126,7 +132,7 @@ export function readMcpToolContract(meta: unknown): Omit<McpToolContract, "versi
     known[key] = value;
   }
   if (known.idempotency === "non_idempotent" && known.retry === "automatic") return undefined;
-  return { effects: [...effects], semantics: known as unknown as ExecutionSemantics };
+  return { effects, semantics: known as unknown as ExecutionSemantics };
 }
 
 /**
@@ -160,7 +166,8 @@ export function mcpFailureMeta(failure: McpFailureMeta): Record<string, McpFailu
 
 /**
  * Reads a failure from a tool error's `_meta`, as a Salvor server writes
- * it. Anything malformed reads as no failure.
+ * it. Anything malformed (a field that throws as it is read included)
+ * reads as no failure.
  *
  * @param meta The tool error's `_meta`.
  * @returns The failure's kind, `uncertain`, `retryable` and `code`, or `undefined`.
@@ -179,9 +186,10 @@ export function mcpFailureMeta(failure: McpFailureMeta): Record<string, McpFailu
  * ```
  */
 export function readMcpFailureMeta(meta: unknown): McpFailureMeta | undefined {
-  const failure = isRecord(meta) ? meta[MCP_FAILURE_META_KEY] : undefined;
-  if (!isRecord(failure) || !FAILURE_KINDS.includes(failure.kind as FailureKind)) return undefined;
-  const { kind, uncertain, retryable, code } = failure;
+  const failure = readFields(meta, [MCP_FAILURE_META_KEY])?.[MCP_FAILURE_META_KEY];
+  const read = readFields(failure, ["kind", "uncertain", "retryable", "code"]);
+  if (read === undefined || !FAILURE_KINDS.includes(read.kind as FailureKind)) return undefined;
+  const { kind, uncertain, retryable, code } = read;
   if (typeof uncertain !== "boolean") return undefined;
   if (retryable !== undefined && typeof retryable !== "boolean") return undefined;
   if (code !== undefined && typeof code !== "string") return undefined;

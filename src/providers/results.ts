@@ -8,6 +8,7 @@
 import type { SuspendedCall } from "../core/contract/suspend.ts";
 import { boundModelText } from "../core/contract/failure.ts";
 import { trimEndWhile } from "../core/common/_trim_end.ts";
+import { showValue } from "../core/common/_show_value.ts";
 
 /** A white space or line terminator character, as `\s` reads them. */
 const WHITE_SPACE = /^\s$/;
@@ -26,7 +27,9 @@ export interface ResultWarning {
  * The line a model reads for a parked call, in place of a result: who it
  * waits for and why, and the payload shown to the person (bounded). A
  * provider that refuses a turn with an unanswered call (OpenAI) gets this
- * line until the call is resumed.
+ * line until the call is resumed. A record that breaks its type (a reason
+ * that is no string, a payload JSON cannot carry) is shown as far as it
+ * can be, never thrown on.
  *
  * @param suspended The parked call's record.
  * @returns The text for the model.
@@ -58,9 +61,20 @@ export function parkedCallText(suspended: SuspendedCall): string {
   const who = approval ? "a person's approval" : "a person";
   // The gate parks a call before it runs; a handler parks its own call part way.
   const state = approval ? "It has not run yet." : "It has not finished yet.";
-  const reason = trimEndWhile(suspended.reason, (char) => char === "." || WHITE_SPACE.test(char));
+  // A record built by hand or read back from storage may hold what its type rules out: it is shown, never thrown on.
+  const given = typeof suspended.reason === "string" ? suspended.reason : showValue(suspended.reason);
+  const reason = trimEndWhile(given, (char) => char === "." || WHITE_SPACE.test(char));
   // A question or an exclamation keeps its own mark; anything else ends with a full stop.
   const stop = reason.endsWith("?") || reason.endsWith("!") ? "" : ".";
-  const shown = suspended.payload === undefined ? "" : ` What the person sees: ${JSON.stringify(suspended.payload)}`;
+  const shown = suspended.payload === undefined ? "" : ` What the person sees: ${payloadText(suspended.payload)}`;
   return boundModelText(`This call is waiting for ${who}: ${reason}${stop} ${state}${shown}`);
+}
+
+/** A payload as JSON text, or what shows of it when JSON cannot carry it (a BigInt, a cycle, a throwing getter). */
+function payloadText(payload: unknown): string {
+  try {
+    return JSON.stringify(payload) ?? showValue(payload);
+  } catch {
+    return showValue(payload);
+  }
 }

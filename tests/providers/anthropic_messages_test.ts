@@ -102,3 +102,21 @@ Deno.test("anthropicCalls() reads each field of a block once, and leaves out wit
     "content[0] was left out: a field of it throws as it is read",
   ]);
 });
+
+Deno.test("anthropicCalls() refuses a content that throws as it is read, and leaves out a block of it that does", () => {
+  const block = { type: "tool_use", id: "toolu_1", name: "get_weather", input: {} };
+  assert.throws(
+    () => anthropicCalls(withGetter({}, "content", new RangeError("boom"), [block]) as never),
+    (error: unknown) =>
+      error instanceof TypeError &&
+      error.message ===
+        "Cannot read the calls as the message must have a content list: current value is a field that throws as it is read",
+  );
+  assert.deepEqual(
+    anthropicCalls({ content: withGetter([block, block], "0", new RangeError("boom"), block) } as never),
+    {
+      calls: [{ id: "toolu_1", name: "get_weather", arguments: {} }],
+      warnings: ["content[0] was left out: a field of it throws as it is read"],
+    },
+  );
+});

@@ -120,3 +120,15 @@ Deno.test("geminiCalls() reads each field of a part once, and leaves out with a 
     warnings: ["parts[0] was left out: a field of it throws as it is read"],
   });
 });
+
+Deno.test("geminiCalls() leaves out with a warning parts or a part of them that throws as it is read", () => {
+  const part = { functionCall: { id: "fc_1", name: "get_weather", args: {} } };
+  assert.deepEqual(geminiCalls(withGetter({}, "parts", new RangeError("boom"), [part]) as never), {
+    calls: [],
+    warnings: ["parts was left out: it throws as it is read"],
+  });
+  assert.deepEqual(geminiCalls({ parts: withGetter([part, part], "0", new RangeError("boom"), part) } as never), {
+    calls: [{ id: "fc_1", name: "get_weather", arguments: {} }],
+    warnings: ["parts[0] was left out: a field of it throws as it is read"],
+  });
+});

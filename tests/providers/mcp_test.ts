@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import type { ToolSpec } from "../../mod.ts";
 import { describeTool } from "../../dyn.ts";
-import { readMcpToolContract, toMcpTool } from "../../providers.ts";
+import { readMcpFailureMeta, readMcpToolContract, toMcpTool } from "../../providers.ts";
+import { withGetter } from "./fixtures/turn.ts";
 import golden from "./fixtures/projection_goldens/mcp.json" with { type: "json" };
 import { projectAll } from "./fixtures/projection.ts";
 import { SCHEMAS } from "./fixtures/projection_schemas.ts";
@@ -96,4 +97,32 @@ Deno.test("readMcpToolContract() copies only the known semantics, and reads dupl
   const many = Array.from({ length: 65 }, (_, i) => `app.effect${i}`);
   assert.equal(readMcpToolContract({ "salvor/contract": { effects: many, semantics } }), undefined);
   assert.equal(readMcpToolContract({ "salvor/contract": { effects: many.slice(1), semantics } })?.effects.length, 64);
+});
+
+Deno.test("readMcpToolContract() and readMcpFailureMeta() read a field or an effect that throws as it is read as none, and each once", () => {
+  const semantics = { idempotency: "idempotent", retry: "automatic", concurrency: "parallel" };
+  const boom = new RangeError("boom");
+  const contracts = {
+    "the contract": withGetter({}, "salvor/contract", boom, { effects: ["fs.read"], semantics }),
+    "its effects": { "salvor/contract": withGetter({ semantics }, "effects", boom, ["fs.read"]) },
+    "an effect": { "salvor/contract": { effects: withGetter(["fs.read"], "0", boom, "fs.read"), semantics } },
+    "its semantics": { "salvor/contract": withGetter({ effects: ["fs.read"] }, "semantics", boom, semantics) },
+    "a semantics field": {
+      "salvor/contract": { effects: ["fs.read"], semantics: withGetter(semantics, "retry", boom, "never") },
+    },
+  };
+  for (const [what, meta] of Object.entries(contracts)) assert.equal(readMcpToolContract(meta), undefined, what);
+  // What was checked is what is returned: an effect that changes once read is read once.
+  const flips = {
+    "salvor/contract": { effects: withGetter(["fs.read"], "0", "fs.read", "NOT AN EFFECT"), semantics },
+  };
+  assert.deepEqual(readMcpToolContract(flips), { effects: ["fs.read"], semantics });
+  const failures = {
+    "the failure": withGetter({}, "salvor/failure", boom, { kind: "handler", uncertain: false }),
+    "its kind": { "salvor/failure": withGetter({ uncertain: false }, "kind", boom, "handler") },
+    "its code": { "salvor/failure": withGetter({ kind: "handler", uncertain: false }, "code", boom, "E1") },
+  };
+  for (const [what, meta] of Object.entries(failures)) assert.equal(readMcpFailureMeta(meta), undefined, what);
+  const kind = { "salvor/failure": withGetter({ uncertain: false }, "kind", "handler", "not a kind") };
+  assert.deepEqual(readMcpFailureMeta(kind), { kind: "handler", uncertain: false });
 });

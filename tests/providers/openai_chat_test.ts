@@ -136,3 +136,21 @@ Deno.test("openAIChatCalls() reads each field of a call once, and leaves out wit
     warnings: ["tool_calls[0] was left out: it is not a function call, which no registered tool takes"],
   });
 });
+
+Deno.test("openAIChatCalls() leaves out with a warning a tool_calls or a call of it that throws as it is read", () => {
+  const call = { id: "call_1", type: "function", function: { name: "get_weather", arguments: "{}" } };
+  const strict = openAIChatCalls({}).projection;
+  assert.deepEqual(openAIChatCalls(withGetter({}, "tool_calls", new RangeError("boom"), [call]) as never), {
+    calls: [],
+    projection: strict,
+    warnings: ["tool_calls was left out: it throws as it is read"],
+  });
+  assert.deepEqual(
+    openAIChatCalls({ tool_calls: withGetter([call, call], "0", new RangeError("boom"), call) } as never),
+    {
+      calls: [{ id: "call_1", name: "get_weather", arguments: "{}" }],
+      projection: strict,
+      warnings: ["tool_calls[0] was left out: it is not a function call, which no registered tool takes"],
+    },
+  );
+});

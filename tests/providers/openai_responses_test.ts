@@ -80,3 +80,19 @@ Deno.test("openAIResponsesCalls() reads each field of an item once, and leaves o
     "output[0] was left out: a field of it throws as it is read",
   ]);
 });
+
+Deno.test("openAIResponsesCalls() refuses an output that throws as it is read, and leaves out an item of it that does", () => {
+  const item = { type: "function_call", call_id: "call_1", name: "get_weather", arguments: "{}" };
+  assert.throws(
+    () => openAIResponsesCalls(withGetter({}, "output", new RangeError("boom"), [item]) as never),
+    (error: unknown) =>
+      error instanceof TypeError &&
+      error.message ===
+        "Cannot read the calls as the response must have an output list: current value is a field that throws as it is read",
+  );
+  const { calls, warnings } = openAIResponsesCalls({
+    output: withGetter([item, item], "0", new RangeError("boom"), item),
+  } as never);
+  assert.deepEqual(calls, [{ id: "call_1", name: "get_weather", arguments: "{}" }]);
+  assert.deepEqual(warnings, ["output[0] was left out: a field of it throws as it is read"]);
+});

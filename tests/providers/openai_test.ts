@@ -454,12 +454,45 @@ Deno.test("toOpenAITool() reads a reference whose percent-encoding is malformed 
     ...describeTool({ name: "probe", description: "Probes.", inputSchema: { type: "object" }, effects: [] }),
     inputSchema: { type: "object", properties: { a: { $ref: ref } }, $defs: {} },
   });
-  const malformed = toOpenAITool(withRef("#/$defs/%E0%A4%A"));
-  const unresolved = toOpenAITool(withRef("#/$defs/nope"));
+  const malformed = toOpenAITool(withRef("#/$defs/%E0%A4%A"), { onUnsupported: "non_strict" });
+  const unresolved = toOpenAITool(withRef("#/$defs/nope"), { onUnsupported: "non_strict" });
   assert.deepEqual(
     JSON.parse(JSON.stringify(malformed).replaceAll("%E0%A4%A", "nope")),
     JSON.parse(JSON.stringify(unresolved)),
   );
+});
+
+Deno.test("toOpenAITool() refuses in strict mode a local reference that points to nothing, with its path", () => {
+  const withRef = (ref: string): ToolDescriptor => ({
+    ...describeTool({ name: "probe", description: "Probes.", inputSchema: { type: "object" }, effects: [] }),
+    inputSchema: {
+      type: "object",
+      properties: { a: { $ref: ref }, b: { $ref: "#/$defs/text" } },
+      required: ["a", "b"],
+      additionalProperties: false,
+      $defs: { text: { type: "string" } },
+    },
+  });
+  for (const ref of ["#/$defs/missing", "#/$defs/Text", "#/$defs/a~1b", "#/definitions/text"]) {
+    assert.throws(() => toOpenAITool(withRef(ref)), (error: unknown) => {
+      assert.ok(error instanceof ProjectionError, ref);
+      assert.deepEqual(error.problems, [{
+        path: "/inputSchema/properties/a/$ref",
+        keyword: "$ref",
+        message: `Cannot follow the reference as it points to nothing in the schema: current value is ${
+          JSON.stringify(ref)
+        }`,
+      }]);
+      return true;
+    });
+    const { tool, warnings } = toOpenAITool(withRef(ref), { onUnsupported: "non_strict" });
+    assert.equal(tool.function.strict, false);
+    assert.deepEqual(warnings.map((w) => [w.path, w.keyword]), [
+      ["/inputSchema/properties/a/$ref", "$ref"],
+      ["/inputSchema", "strict"],
+    ]);
+  }
+  assert.equal(toOpenAITool(withRef("#/$defs/text")).tool.function.strict, true);
 });
 
 Deno.test("toOpenAITool() keeps a null the schema accepts through not or if, and ToolSet.call() with openai-strict keeps it", async () => {

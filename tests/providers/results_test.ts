@@ -47,6 +47,51 @@ Deno.test("parkedCallText() reads a reason with a long run of spaces inside it i
   assert.match(text, /^This call is waiting for a person: Why {10}/);
 });
 
+Deno.test("parkedCallText() shows a payload JSON cannot carry as far as it can, bounded, with no throw", () => {
+  const cycle: Record<string, unknown> = { note: "x" };
+  cycle.self = cycle;
+  const thrower = () => {
+    throw new Error("unreadable");
+  };
+  const many = Array.from({ length: 1_000 }, (_, i) => BigInt(i));
+  const payloads: Record<string, [unknown, string]> = {
+    "a BigInt": [12n, "12"],
+    "a BigInt inside an object": [{ id: 12n }, "[object Object]"],
+    "a cycle": [cycle, "[object Object]"],
+    "a toJSON that throws": [{ toJSON: thrower }, "[object Object]"],
+    "a getter that throws": [
+      Object.defineProperty({}, "secret", { get: thrower, enumerable: true }),
+      "[object Object]",
+    ],
+    "no JSON and no string form": [{ toJSON: thrower, toString: thrower }, "object"],
+    "a symbol": [Symbol("choice"), "Symbol(choice)"],
+    "a long list of BigInts": [many, `${many.join(",").slice(0, 77)}...`],
+  };
+  for (const [name, [payload, shown]] of Object.entries(payloads)) {
+    assert.equal(
+      parkedCallText({ ...parked("Which code"), payload }),
+      `This call is waiting for a person: Which code. It has not finished yet. What the person sees: ${shown}`,
+      name,
+    );
+  }
+});
+
+Deno.test("parkedCallText() shows a reason that is no string instead of throwing", () => {
+  const reasons: Record<string, [unknown, string]> = {
+    "a number": [5, "5"],
+    "no reason": [undefined, "undefined"],
+    "an object": [{ why: "code" }, '{"why":"code"}'],
+    "a BigInt": [7n, "7"],
+  };
+  for (const [name, [reason, shown]] of Object.entries(reasons)) {
+    assert.equal(
+      parkedCallText({ ...parked(""), reason } as unknown as SuspendedCall),
+      `This call is waiting for a person: ${shown}. It has not finished yet.`,
+      name,
+    );
+  }
+});
+
 const ADAPTERS = { openAIChatResults, openAIResponsesResults, anthropicResults, geminiResults } as const;
 
 Deno.test("every result adapter carries a resource given by its uri alone as a line and a warning", () => {
@@ -85,5 +130,18 @@ Deno.test("every result adapter refuses a malformed entry with its TypeError, an
       { callId: "c1", tool: "t", terminal: { type: "output", result: { content: [video] } } } as never,
     ]);
     assert.deepEqual(warnings.map((w) => w.path), ["/content/0"], name);
+  }
+});
+
+Deno.test("every result adapter answers a parked call whose payload JSON cannot carry with its line", () => {
+  const entries: BatchEntry[] = [{
+    callId: "c1",
+    tool: "ask",
+    terminal: { type: "suspended", suspended: { ...parked("Which code"), payload: { id: 12n } } },
+  }];
+  const line =
+    "This call is waiting for a person: Which code. It has not finished yet. What the person sees: [object Object]";
+  for (const [name, adapter] of Object.entries(ADAPTERS)) {
+    assert.ok(JSON.stringify(adapter(entries)).includes(JSON.stringify(line).slice(1, -1)), name);
   }
 });

@@ -83,7 +83,7 @@ const IMAGE_TYPES: ReadonlySet<string> = new Set(["image/jpeg", "image/png", "im
  *
  * @param message The assistant message (`await client.messages.create(...)`).
  * @returns The calls, and what was left out.
- * @throws {TypeError} When `message` has no content list.
+ * @throws {TypeError} When `message` has no content list, or reading it throws.
  *
  * @example
  * ```ts

@@ -9,7 +9,7 @@ import type { BatchEntry } from "../../core/contract/batch_record.ts";
 import type { ToolCall } from "../../core/dispatch/tool_call.ts";
 import { isRecord } from "../../core/common/_is_record.ts";
 import type { ProviderCalls } from "../calls.ts";
-import { readFields, turnObject } from "../_turn.ts";
+import { optionalTurnList, readFields, turnObject } from "../_turn.ts";
 import { parkedCallText, type ResultWarning } from "../results.ts";
 import { binaryOf, Cannot, carryContent, EMPTY_RESULT, fileNameOf, partText, readEntries } from "../_results.ts";
 
@@ -136,11 +136,11 @@ const INLINE_TYPES: ReadonlySet<string> = new Set([
  * ```
  */
 export function geminiCalls(content: GeminiModelContent, options: GeminiCallsOptions = {}): ProviderCalls {
-  const parts = turnObject(content, "content").parts ?? [];
+  const parts = optionalTurnList(turnObject(content, "content"), "parts");
   const turn = String(options.turn ?? "0");
   const calls: ToolCall[] = [];
   const warnings: string[] = [];
-  if (!Array.isArray(parts)) return { calls, warnings: ["parts was left out: it is not an array"] };
+  if (typeof parts === "string") return { calls, warnings: [`parts was left out: ${parts}`] };
   for (const [index, part] of parts.entries()) {
     const read = readFields(part, ["functionCall"]);
     if (read !== undefined && !isRecord(read.functionCall)) continue;

@@ -10,6 +10,7 @@ import {
   type KeywordTable,
   madeNullable,
   projectKeywords,
+  resolveLocalRef,
   type SchemaNode,
   typesOf,
 } from "../_projection.ts";
@@ -198,8 +199,7 @@ function strictNode(schema: unknown, path: string, root: JsonSchema, findings: F
   const project = (child: unknown, at: string) => strictNode(child, at, root, findings);
   const out = projectKeywords(schema, path, STRICT_TABLE, findings, project);
   if (typeof schema.$ref === "string") {
-    if (LOCAL_DEFINITION.test(schema.$ref)) out.$ref = schema.$ref;
-    else {
+    if (!LOCAL_DEFINITION.test(schema.$ref)) {
       findings.refuse(
         appendPointer(path, "$ref"),
         "$ref",
@@ -207,7 +207,16 @@ function strictNode(schema: unknown, path: string, root: JsonSchema, findings: F
           JSON.stringify(schema.$ref)
         }`,
       );
-    }
+    } else if (resolveLocalRef(root, schema.$ref) === undefined) {
+      // OpenAI refuses the whole request over a reference to nothing, so it is refused here, where its path is known.
+      findings.refuse(
+        appendPointer(path, "$ref"),
+        "$ref",
+        `Cannot follow the reference as it points to nothing in the schema: current value is ${
+          JSON.stringify(schema.$ref)
+        }`,
+      );
+    } else out.$ref = schema.$ref;
   }
   if ("const" in schema) out.enum = [structuredClone(schema.const)];
   if (Array.isArray(schema.oneOf)) {

@@ -9,7 +9,7 @@ import type { BatchEntry } from "../../core/contract/batch_record.ts";
 import type { ToolCall } from "../../core/dispatch/tool_call.ts";
 import { isRecord } from "../../core/common/_is_record.ts";
 import type { ProviderCalls } from "../calls.ts";
-import { readFields, turnObject } from "../_turn.ts";
+import { optionalTurnList, readFields, turnObject } from "../_turn.ts";
 import { parkedCallText, type ResultWarning } from "../results.ts";
 import { Cannot, carryContent, EMPTY_RESULT, errorText, partText, readEntries, shownContent } from "../_results.ts";
 import { strictProjection } from "./_strict_calls.ts";
@@ -107,11 +107,11 @@ export interface OpenAIChatResults {
  * ```
  */
 export function openAIChatCalls(message: OpenAIChatAssistantMessage, options: OpenAICallsOptions = {}): ProviderCalls {
-  const listed = turnObject(message, "message").tool_calls ?? [];
+  const listed = optionalTurnList(turnObject(message, "message"), "tool_calls");
   const projection = strictProjection(options.strict);
   const calls: ToolCall[] = [];
   const warnings: string[] = [];
-  for (const [index, call] of (Array.isArray(listed) ? listed : []).entries()) {
+  for (const [index, call] of (typeof listed === "string" ? [] : listed).entries()) {
     const read = readFields(call, ["type", "id", "function"]);
     const fn = isRecord(read?.function) ? readFields(read.function, ["name", "arguments"]) : undefined;
     if (read?.type === "function" && typeof read.id === "string" && fn !== undefined) {
@@ -121,7 +121,7 @@ export function openAIChatCalls(message: OpenAIChatAssistantMessage, options: Op
       warnings.push(`tool_calls[${index}] was left out: it is ${what}, which no registered tool takes`);
     }
   }
-  if (!Array.isArray(listed)) warnings.push("tool_calls was left out: it is not an array");
+  if (typeof listed === "string") warnings.push(`tool_calls was left out: ${listed}`);
   return projection === undefined ? { calls, warnings } : { calls, projection, warnings };
 }
 

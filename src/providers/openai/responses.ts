@@ -77,7 +77,8 @@ export interface OpenAIResponsesResults {
  * @param response The response (`await client.responses.create(...)`).
  * @param options Which tools were shown in strict mode (default all).
  * @returns The calls, their projection, and what was left out.
- * @throws {TypeError} When `response` has no output list, or `strict` is neither a boolean nor a function.
+ * @throws {TypeError} When `response` has no output list (or reading it throws), or `strict` is
+ *   neither a boolean nor a function.
  *
  * @example
  * ```ts
