@@ -7,6 +7,8 @@ import { isRecord } from "../common/_is_record.ts";
 import { messageOfThrown } from "../common/_describe_thrown.ts";
 import { showValue } from "../common/_show_value.ts";
 import type { CallOptions } from "./tool_call.ts";
+import type { JsonLimits } from "../common/limits.ts";
+import { frozenExtensions } from "./_extensions.ts";
 
 /** The options of a call given none; read without a copy. */
 export const NO_OPTIONS: CallOptions = Object.freeze({});
@@ -21,8 +23,8 @@ function kindOf(value: unknown): string {
   return value === null ? "null" : typeof value;
 }
 
-/** Reads and checks a call's options, each field once; a string says what is wrong. */
-export function readCallOptions(options: unknown): CallOptions | string {
+/** Reads and checks a call's options, each field once, the extensions within `limits`; a string says what is wrong. */
+export function readCallOptions(options: unknown, limits: JsonLimits): CallOptions | string {
   if (options === NO_OPTIONS) return options;
   let copy: Record<keyof CallOptions, unknown>;
   try {
@@ -43,12 +45,10 @@ export function readCallOptions(options: unknown): CallOptions | string {
   const problem = optionsProblem(copy);
   if (problem) return problem;
   if (copy.extensions !== undefined) {
-    // A private, frozen copy: a handler cannot change what the host or another call holds.
-    try {
-      copy.extensions = Object.freeze({ ...copy.extensions as object });
-    } catch (error) {
-      return `extensions could not be read: ${messageOfThrown(error)}`;
-    }
+    // A private copy, frozen through: a handler cannot change what the host or another call holds.
+    const frozen = frozenExtensions(copy.extensions as object, limits);
+    if (typeof frozen === "string") return frozen;
+    copy.extensions = frozen;
   }
   return copy as CallOptions;
 }

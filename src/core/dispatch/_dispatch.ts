@@ -371,6 +371,8 @@ export class Dispatcher {
   readonly #entries: ReadonlyMap<string, Entry>;
   readonly #approve: ApprovalGate | undefined;
   readonly #limits: JsonLimits;
+  /** What every gate the set asks is told beside the call, made once. */
+  readonly #asked: { readonly limits: JsonLimits };
   readonly #seal: SetSeal | undefined;
   readonly #observer: CallObserver | undefined;
 
@@ -414,7 +416,13 @@ export class Dispatcher {
     }
     this.#entries = entries;
     this.#approve = settings.approve;
-    this.#limits = settings.limits ?? DEFAULT_LIMITS;
+    // A frozen copy: checked once, it cannot change under the set, nor by the gate it is handed to.
+    this.#limits = limits === undefined ? DEFAULT_LIMITS : Object.freeze({
+      maxBytes: limits.maxBytes,
+      maxDepth: limits.maxDepth,
+      ...(limits.maxContainers === undefined ? {} : { maxContainers: limits.maxContainers }),
+    });
+    this.#asked = Object.freeze({ limits: this.#limits });
     this.#observer = settings.observer;
     const seal = settings.seal;
     if (seal !== undefined) {
@@ -436,7 +444,9 @@ export class Dispatcher {
    * resuming) when the set has an observer; without one, costs nothing.
    */
   watch(source: unknown, place: WatchPlace): Watch | undefined {
-    return this.#observer === undefined ? undefined : new Watch(this.#observer, this.#entries, source, place);
+    return this.#observer === undefined
+      ? undefined
+      : new Watch(this.#observer, this.#entries, source, place, this.#limits);
   }
 
   /** A batch record as the set keeps records: sealed as a whole when it has a seal, plain otherwise. */
@@ -498,7 +508,7 @@ export class Dispatcher {
     if (!entry) {
       return failed(notFound(name));
     }
-    const read = readCallOptions(options);
+    const read = readCallOptions(options, this.#limits);
     if (typeof read === "string") return failed(invalidOptions(name, read));
     if (read.subject !== undefined && !this.#seal) return failed(invalidOptions(name, SUBJECT_WITHOUT_SEAL));
     const argued = readArguments(raw, this.#limits);
@@ -533,7 +543,7 @@ export class Dispatcher {
    * is used up later, once everything else has passed (see `#admitted`).
    */
   admitResume(stored: unknown, answer: unknown, options: unknown): Admitted | Promise<Admitted> {
-    const read = readCallOptions(options);
+    const read = readCallOptions(options, this.#limits);
     if (typeof read === "string") return failed(invalidOptions("the parked call", read));
     const seal = this.#seal;
     if (!seal) {
@@ -899,7 +909,7 @@ export class Dispatcher {
     const { descriptor } = job.entry;
     let decision: ApprovalDecision | typeof STOPPED;
     try {
-      decision = await control.race(gate(descriptor, input));
+      decision = await control.race(gate(descriptor, input, this.#asked));
     } catch (error) {
       return failed(approvalGateFailed(descriptor.name, error));
     }

@@ -10,6 +10,9 @@ import type { DynTool } from "../contract/dyn.ts";
 import type { ToolDescriptor } from "../contract/spec.ts";
 import { isRecord } from "../common/_is_record.ts";
 import { thrownField } from "../common/_describe_thrown.ts";
+import { copyJsonValue, type JsonLimits } from "../common/limits.ts";
+import { deepFreeze } from "../common/_deep_freeze.ts";
+import { frozenExtensions } from "./_extensions.ts";
 
 const NO_EFFECTS: readonly string[] = Object.freeze([]);
 
@@ -35,10 +38,17 @@ function identify(source: unknown, resumed: boolean): { readonly id: unknown; re
   }
 }
 
-/** Reads the arguments for an observer that asked for them; never throws. */
-function argumentsOf(source: unknown, resumed: boolean): unknown {
+/**
+ * Reads the arguments for an observer that asked for them: a JSON text as it is, a value as a frozen copy, so that an
+ * observer cannot change the caller's arguments or what runs; a value that is not JSON within the limits (the call
+ * fails on it) is left out. Never throws.
+ */
+function argumentsOf(source: unknown, resumed: boolean, limits: JsonLimits): unknown {
   try {
-    return isRecord(source) ? (resumed ? source.input : source.arguments) : undefined;
+    const given = isRecord(source) ? (resumed ? source.input : source.arguments) : undefined;
+    if (typeof given !== "object" || given === null) return given;
+    const copied = copyJsonValue(given, limits);
+    return copied.ok ? deepFreeze(copied.value) : undefined;
   } catch {
     return undefined;
   }
@@ -56,6 +66,7 @@ export class Watch {
     entries: ReadonlyMap<string, { readonly tool: DynTool; readonly descriptor: ToolDescriptor }>,
     source: unknown,
     place: WatchPlace,
+    limits: JsonLimits,
   ) {
     this.#observer = observer;
     const { resumed } = place;
@@ -73,12 +84,14 @@ export class Watch {
       parent: place.parent?.call,
       // Each setting read once, and one whose getter throws read as absent, as a hook that throws is ignored.
       startedAt: thrownField(observer, "timed") === false ? NaN : performance.now(),
-      arguments: thrownField(observer, "includeArguments") === true ? argumentsOf(source, resumed) : undefined,
+      arguments: thrownField(observer, "includeArguments") === true ? argumentsOf(source, resumed, limits) : undefined,
     };
     let extensions: Readonly<Record<string, unknown>> | undefined;
     try {
       const added = observer.callStarted?.(this.call);
-      if (isRecord(added)) extensions = Object.freeze({ ...added });
+      // Copied as the host's own are; additions past the limits are left out, as a hook that throws is ignored.
+      const frozen = isRecord(added) ? frozenExtensions(added, limits) : undefined;
+      if (typeof frozen === "object") extensions = frozen;
     } catch {
       // An observer must not fail the call it observes.
     }

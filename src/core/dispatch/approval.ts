@@ -9,7 +9,7 @@
 import { type Effect, isKnownEffect, type KnownEffect, resolveSemantics } from "../contract/effect.ts";
 import type { ToolDescriptor } from "../contract/spec.ts";
 import type { ApprovalDecision, ApprovalGate } from "./tool_call.ts";
-import { checkJsonValue, DEFAULT_LIMITS } from "../common/limits.ts";
+import { checkJsonValue, DEFAULT_LIMITS, type JsonLimits } from "../common/limits.ts";
 
 /**
  * The effects {@linkcode approvalByEffects} asks a person about unless told
@@ -57,13 +57,16 @@ export interface ApprovalByEffectsOptions {
    * Words and data for the person, for a call the effects park. By default
    * the reason names the effects and the payload is `{ tool, effects, input }`,
    * or `{ tool, effects, inputOmitted }` saying why when that is not JSON
-   * within {@linkcode DEFAULT_LIMITS} (a transform's `Date`, arguments near
-   * the limit): the call's record keeps its arguments either way.
+   * within `limits` (a transform's `Date`, arguments near the limit): the
+   * call's record keeps its arguments either way. `limits` are those of the
+   * set that asks the gate, which the payload must meet, or
+   * {@linkcode DEFAULT_LIMITS} when the gate is asked without them.
    */
   readonly describe?: (
     descriptor: ToolDescriptor,
     input: unknown,
     why: string,
+    limits: JsonLimits,
   ) => ApprovalRequest;
 }
 
@@ -77,12 +80,12 @@ function whyAsk(descriptor: ToolDescriptor, ask: ReadonlySet<Effect>): string | 
   return undefined;
 }
 
-function defaultRequest(descriptor: ToolDescriptor, input: unknown, why: string): ApprovalRequest {
+function defaultRequest(descriptor: ToolDescriptor, input: unknown, why: string, limits: JsonLimits): ApprovalRequest {
   const reason = `The call to "${descriptor.name}" needs approval as ${why}`;
   const payload = { tool: descriptor.name, effects: [...descriptor.effects], input };
   // The parsed input may hold what JSON cannot (a transform's Date), or with the rest be past the limits a payload
   // must meet: such a call is still parked for a person, who finds its arguments in the record's input.
-  const problem = checkJsonValue(payload, DEFAULT_LIMITS);
+  const problem = checkJsonValue(payload, limits);
   if (problem === undefined) return { reason, payload };
   const { tool, effects } = payload;
   return { reason, payload: { tool, effects, inputOmitted: `at ${problem.path}, ${problem.message}` } };
@@ -94,7 +97,8 @@ function defaultRequest(descriptor: ToolDescriptor, input: unknown, why: string)
  * payload saying what will change) when its tool declares an effect in
  * `ask`, an effect nobody knows, or is not idempotent. The host's `rule`
  * is asked first and its decision stands. Pass the gate as
- * `new ToolSet({ approve })` or per call.
+ * `new ToolSet({ approve })` or per call: the payload is held to the
+ * limits of the set that asks it.
  *
  * @param options The effects to ask about, the host's rule, and the words for the person.
  * @returns The gate.
@@ -151,12 +155,12 @@ export function approvalByEffects(options: ApprovalByEffectsOptions = {}): Appro
     }
   }
   const asked: ReadonlySet<Effect> = new Set(ask);
-  const byEffects = (descriptor: ToolDescriptor, input: unknown): ApprovalDecision => {
+  const byEffects: ApprovalGate = (descriptor, input, context) => {
     const why = whyAsk(descriptor, asked);
     if (why === undefined) return true;
-    const { reason, payload } = describe(descriptor, input, why);
+    const { reason, payload } = describe(descriptor, input, why, context?.limits ?? DEFAULT_LIMITS);
     return { decision: "suspend", reason, payload };
   };
   if (!rule) return byEffects;
-  return async (descriptor, input) => (await rule(descriptor, input)) ?? byEffects(descriptor, input);
+  return async (descriptor, input, context) => (await rule(descriptor, input)) ?? byEffects(descriptor, input, context);
 }

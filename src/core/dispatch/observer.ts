@@ -43,7 +43,8 @@ export interface ObservedCall {
   /**
    * The arguments as the model sent them (the record's input when resuming):
    * untrusted and possibly sensitive, so present only when the observer sets
-   * `includeArguments`.
+   * `includeArguments`. A JSON text as it came; a value as a frozen copy, or
+   * absent when it is not JSON within the set's limits (the call then fails).
    */
   readonly arguments?: unknown;
 }
@@ -96,7 +97,8 @@ export interface CallObserver {
    *
    * @param call The call.
    * @returns Nothing, or per-call extensions to add to the handler's
-   * `ctx.extensions` (the host's own `extensions` win on a clash): how a
+   * `ctx.extensions` (the host's own `extensions` win on a clash), copied
+   * as the host's are, and left out when past the set's limits: how a
    * tracer hands a call's trace context to a tool that forwards it. A
    * batch call with attempts runs no handler itself: its attempts' do.
    */

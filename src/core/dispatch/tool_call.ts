@@ -9,6 +9,7 @@
 import type { ProgressEvent } from "../contract/events.ts";
 import type { JsonSchema } from "../schema/schema.ts";
 import type { ToolDescriptor } from "../contract/spec.ts";
+import type { JsonLimits } from "../common/limits.ts";
 
 /** A model's tool call, as untrusted as it arrives. */
 export interface ToolCall {
@@ -52,10 +53,16 @@ export interface ApprovalAnswer {
   readonly reason?: string;
 }
 
-/** Decides whether a validated call may run. */
+/**
+ * Decides whether a validated call may run. A set hands every gate it asks
+ * a `context` with its `limits` on values: a verdict's payload must be JSON
+ * within them, as it goes into the call's record. A gate asked by other code
+ * may get none.
+ */
 export type ApprovalGate = (
   descriptor: ToolDescriptor,
   input: unknown,
+  context?: { readonly limits: JsonLimits },
 ) => ApprovalDecision | Promise<ApprovalDecision>;
 
 /** Options for one call. */
@@ -66,7 +73,13 @@ export interface CallOptions {
   readonly timeoutMs?: number;
   /** The idempotency key; defaults to the value at the spec's `idempotencyKey` path. */
   readonly idempotencyKey?: string;
-  /** Per-call values handed to the handler as `ctx.extensions`. */
+  /**
+   * Per-call values handed to the handler as `ctx.extensions`: a copy made
+   * for the call, its plain objects and arrays frozen through and bounded by
+   * the set's `limits` (extensions past them, or holding a cycle, fail the
+   * call as `contract`); a function or a class's instance (a tracer, a URL)
+   * is handed on as it is.
+   */
   readonly extensions?: Readonly<Record<string, unknown>>;
   /**
    * Whom the call is for (a user or session id, 1 to 1024 characters). In a

@@ -32,7 +32,10 @@ export interface ToolSetOptions {
    * fail closed as `policy_required`.
    */
   readonly approve?: ApprovalGate;
-  /** Size and depth bounds on arguments and outputs. */
+  /**
+   * Size and depth bounds on arguments, outputs, call extensions and the
+   * payload an approval gate parks a call with; read once, as the set is made.
+   */
   readonly limits?: JsonLimits;
   /**
    * Seals every record the set parks (a handler's `suspend` and an approval

@@ -110,6 +110,48 @@ Deno.test("approvalByEffects() parks a call whose input is not JSON within the l
   }
 });
 
+Deno.test("approvalByEffects() holds its payload to the limits of the set that asks, not the default ones", async () => {
+  const write = tool("write_file", ["fs.write"]);
+  const payloadOf = async (limits: { maxBytes: number; maxDepth: number }, text: string) => {
+    const tools = new ToolSet({ approve: approvalByEffects(), limits }).register(write);
+    const end = await tools.call({ id: "1", name: "write_file", arguments: { text } });
+    assert.equal(end.type, "suspended", JSON.stringify(end).slice(0, 300));
+    return (end.type === "suspended" ? end.suspended.payload : undefined) as Record<string, unknown>;
+  };
+  // Within a tight set's limits as arguments, past them with the payload's tool and effects beside it.
+  const tight = await payloadOf({ maxBytes: 300, maxDepth: 8 }, "x".repeat(260));
+  assert.match(tight.inputOmitted as string, /^at \/input\/text, .*exceeds 300 bytes/);
+  // Past the default limits, within a loose set's.
+  const text = "x".repeat(300 * 1024);
+  const loose = await payloadOf({ maxBytes: 1024 * 1024, maxDepth: 8 }, text);
+  assert.deepEqual(loose.input, { text });
+  // Asked without a set's limits, the gate holds its payload to the default ones.
+  const alone = await approvalByEffects()(write.descriptor, { text }) as { payload: Record<string, unknown> };
+  assert.match(alone.payload.inputOmitted as string, /exceeds 262144 bytes/);
+});
+
+Deno.test("a set hands every gate it asks a frozen copy of its limits, and approvalByEffects() hands them to describe()", async () => {
+  const limits = { maxBytes: 4096, maxDepth: 8, maxContainers: 100 };
+  const seen: unknown[] = [];
+  const approve = approvalByEffects({
+    rule: () => undefined,
+    describe: (_descriptor, _input, why, given) => (seen.push(given), { reason: why }),
+  });
+  const tools = new ToolSet({
+    approve: (descriptor, input, context) => (seen.push(context), approve(descriptor, input, context)),
+    limits,
+  }).register(tool("write_file", ["fs.write"]));
+  assert.equal((await tools.call({ id: "1", name: "write_file" })).type, "suspended");
+  // What the host changes of its object afterwards is not the set's.
+  limits.maxBytes = 1;
+  assert.equal((await tools.call({ id: "2", name: "write_file" })).type, "suspended");
+  const [context, given, again] = seen as [{ limits: typeof limits }, typeof limits, { limits: typeof limits }];
+  assert.deepEqual(context, { limits: { maxBytes: 4096, maxDepth: 8, maxContainers: 100 } });
+  assert.ok(Object.isFrozen(context) && Object.isFrozen(context.limits));
+  assert.equal(given, context.limits);
+  assert.deepEqual(again, context);
+});
+
 Deno.test("approvalByEffects() asks about the effects it is given, and words the request as describe() says", async () => {
   const approve = approvalByEffects({
     ask: ["fs.delete"],

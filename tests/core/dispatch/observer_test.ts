@@ -119,6 +119,58 @@ Deno.test("an observer sees a parked call and its resumption, with arguments onl
   assert.deepEqual(calls[1].arguments, { path: "a" });
 });
 
+Deno.test("an observer is shown a frozen copy of the arguments: it cannot change the caller's or what runs", async () => {
+  const changed: string[] = [];
+  const observer: CallObserver = {
+    includeArguments: true,
+    callStarted(call) {
+      const args = call.arguments as { path: string; tags: string[] };
+      for (const change of [() => (args.path = "/etc"), () => args.tags.push("root")]) {
+        try {
+          change();
+          changed.push(call.callId);
+        } catch {
+          // Frozen: the change is refused.
+        }
+      }
+    },
+  };
+  const echo = defineJsonTool({
+    name: "echo",
+    description: "Echoes.",
+    inputSchema: { type: "object" },
+    effects: [],
+    run: (input) => input,
+  });
+  const tools = new ToolSet({ observer, approve: (d) => d.name === "remove" ? "suspend" : true }).register(
+    echo,
+    remove,
+  );
+  const args = { path: "a", tags: ["x"] };
+  const end = await tools.call({ id: "c1", name: "echo", arguments: args });
+  assert.deepEqual(end.type === "output" && end.result.output, { path: "a", tags: ["x"] }, "what ran is unchanged");
+  const parked = await tools.call({ id: "c2", name: "remove", arguments: { path: "a" } });
+  assert.equal(parked.type, "suspended");
+  const record = parked.type === "suspended" ? parked.suspended : undefined as never;
+  const resumed = await tools.resume(record, { approved: true });
+  assert.deepEqual(resumed.type === "output" && resumed.result.output, { removed: "a" });
+  assert.deepEqual(changed, []);
+  assert.deepEqual(args, { path: "a", tags: ["x"] }, "the caller's arguments are unchanged");
+  assert.ok(!Object.isFrozen(args) && !Object.isFrozen(args.tags), "and not frozen");
+  assert.deepEqual(record.input, { path: "a" }, "the record is unchanged");
+});
+
+Deno.test("an observer is shown no value for arguments that are not JSON within the set's limits", async () => {
+  const { observer, calls } = recorder({ includeArguments: true });
+  const tools = new ToolSet({ observer, limits: { maxBytes: 64, maxDepth: 4 } }).register(counter);
+  const cyclic: Record<string, unknown> = {};
+  cyclic.self = cyclic;
+  await tools.call({ id: "1", name: "count", arguments: cyclic });
+  await tools.call({ id: "2", name: "count", arguments: { text: "x".repeat(100) } });
+  await tools.call({ id: "3", name: "count", arguments: { n: 1 } });
+  assert.deepEqual(calls.map((call) => call.arguments), [undefined, undefined, { n: 1 }]);
+});
+
 Deno.test("extensions an observer returns reach the handler, and the host's own win", async () => {
   const { observer } = recorder({ extensions: { traceparent: "from-observer" } });
   const tools = new ToolSet({ observer }).register(counter);
