@@ -11,7 +11,11 @@ import type { DynTool } from "../core/contract/dyn.ts";
 import type { TerminalEvent, ToolEvent, ToolResult } from "../core/contract/events.ts";
 import type { SuspendedCall } from "../core/contract/suspend.ts";
 import type { JsonSchema } from "../core/schema/schema.ts";
+import { DEFAULT_LIMITS } from "../core/common/limits.ts";
 import { isRecord } from "../core/common/_is_record.ts";
+import { showValue } from "../core/common/_show_value.ts";
+import { boundText, MAX_MODEL_TEXT } from "../core/contract/failure.ts";
+import { readArguments } from "../core/dispatch/_arguments.ts";
 import { ToolCallFailedError } from "./tool_call_error.ts";
 import { isRecordOf, type ParkedOutput } from "./parked.ts";
 import { progressThenTerminal } from "./progress_output.ts";
@@ -34,20 +38,25 @@ function memoryRecords(): ApprovalRecords {
 }
 
 /**
- * The key a call's record waits under: its id, then a digest of its tool's name and its arguments as the framework
- * handed them over. Ids are not unique (a provider may number its calls anew in each response), so a call that reuses
- * a denied call's id, for another tool or other arguments, never takes that call's record. `undefined` for arguments
- * JSON cannot carry, which the set refuses as the call runs.
+ * A call's arguments as the set reads them under the default limits: a private copy of plain JSON, or `undefined` for
+ * arguments it refuses there, which then fail as the call runs. Read before the set's own check, so neither the digest
+ * nor the gate reads more of a model's arguments than the set would, nor anything a getter or `toJSON` makes of them.
  */
-async function recordKey(call: BridgedCall): Promise<string | undefined> {
-  let named: string;
-  try {
-    const args = typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments);
-    named = JSON.stringify([call.name, args]);
-  } catch {
-    return undefined;
-  }
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(named)));
+function boundedArguments(call: BridgedCall): Record<string, unknown> | undefined {
+  const read = readArguments(call.arguments, DEFAULT_LIMITS);
+  return read.ok ? read.value : undefined;
+}
+
+/**
+ * The key a call's record waits under: its id, then a digest of its tool's name and its arguments. Ids are not unique
+ * (a provider may number its calls anew in each response), so a call that reuses a denied call's id, for another tool
+ * or other arguments, never takes that call's record. `undefined` for an id that is no string, which the set refuses
+ * as the call runs.
+ */
+async function recordKey(call: BridgedCall, args: Record<string, unknown>): Promise<string | undefined> {
+  if (typeof call.id !== "string") return undefined;
+  const named = new TextEncoder().encode(JSON.stringify([call.name, args]));
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", named));
   return `${call.id} ${Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
 }
 
@@ -80,10 +89,13 @@ export function bridge(toolset: ToolSet, options: BridgeOptions): { bridge: Brid
   return { bridge: { toolset, options, records: options.records ?? memoryRecords() }, tools };
 }
 
-/** The arguments as the gate sees them: parsed, and read back through the projection the model was shown. */
-function gateInput(args: unknown, inputSchema: JsonSchema, projection: ArgumentsProjection | undefined): unknown {
-  const parsed = typeof args === "string" ? JSON.parse(args) : args;
-  return projection && isRecord(parsed) ? projection.restore(inputSchema, parsed) : parsed;
+/** The arguments as the gate sees them: read back through the projection the model was shown. */
+function gateInput(
+  args: Record<string, unknown>,
+  inputSchema: JsonSchema,
+  projection: ArgumentsProjection | undefined,
+): unknown {
+  return projection ? projection.restore(inputSchema, args) : args;
 }
 
 function parks(decision: ApprovalDecision): boolean {
@@ -106,15 +118,17 @@ export async function askApproval(
   const gate = bridge.options.approve;
   const descriptor = bridge.toolset.descriptor(call.name);
   if (gate === undefined || descriptor === undefined) return undefined;
-  const key = await recordKey(call);
+  const args = boundedArguments(call);
+  if (args === undefined) return undefined;
+  const key = await recordKey(call, args);
   if (key === undefined) return undefined;
   const waiting = await bridge.records.get(key);
   if (isRecordOf(waiting, { toolName: call.name, toolCallId: call.id })) return waiting;
   let decision: ApprovalDecision;
   try {
-    decision = await gate(descriptor, gateInput(call.arguments, descriptor.inputSchema, projection));
+    decision = await gate(descriptor, gateInput(args, descriptor.inputSchema, projection));
   } catch {
-    // Arguments that cannot be read fail as invalid_input when the call runs; a gate that throws fails it too.
+    // Arguments a projection cannot restore fail as the call runs; a gate that throws fails it too.
     return undefined;
   }
   if (!parks(decision)) return undefined;
@@ -143,7 +157,8 @@ export async function* callEvents(
   run: RunOptions = {},
 ): AsyncGenerator<ToolEvent, void, undefined> {
   const { toolset, options, records } = bridge;
-  const key = options.approve === undefined ? undefined : await recordKey(call);
+  const args = options.approve === undefined ? undefined : boundedArguments(call);
+  const key = args === undefined ? undefined : await recordKey(call, args);
   const approved = key === undefined ? undefined : await records.get(key);
   // Taken once: a `delete` that answers false found the record gone, taken by another run of the same call. That
   // run resumes it; this one goes to the gate again, which parks it rather than run it twice.
@@ -180,9 +195,18 @@ export async function runCall(bridge: Bridge, call: BridgedCall, run: RunOptions
   return next.value;
 }
 
-/** The model's text for a parked call: it waits for a person, and must not call again. */
+const PARKED_BEFORE = "The call is waiting for a person: ";
+const PARKED_AFTER = ". Do not call it again; its result will follow.";
+
+/**
+ * The model's text for a parked call: it waits for a person, and must not call again. A record read back from a
+ * framework's messages may hold a reason of any length or type: it is cut to fit the model's text, or shown, never
+ * thrown on.
+ */
 export function parkedText(record: SuspendedCall): string {
-  return `The call is waiting for a person: ${record.reason}. Do not call it again; its result will follow.`;
+  const given = typeof record.reason === "string" ? record.reason : showValue(record.reason);
+  const reason = boundText(given, MAX_MODEL_TEXT - PARKED_BEFORE.length - PARKED_AFTER.length);
+  return `${PARKED_BEFORE}${reason}${PARKED_AFTER}`;
 }
 
 /** The model-visible value of a result: the structured output, else the text content. */

@@ -18,6 +18,8 @@ import {
   trace,
 } from "@opentelemetry/api";
 import type { CallObserver, ObservedCall } from "../core/dispatch/observer.ts";
+import { boundText, MAX_MODEL_TEXT } from "../core/contract/failure.ts";
+import { copyJsonValue, DEFAULT_LIMITS } from "../core/common/limits.ts";
 
 /**
  * A tracer of `@opentelemetry/api` 1.x, e.g. `trace.getTracer("my-agent")`:
@@ -44,8 +46,10 @@ export interface ToolSpansOptions {
   /** The tracer; by default the global provider's, named `@salvor/tools`. */
   readonly tracer?: OtelTracer;
   /**
-   * Records the call's arguments as `gen_ai.tool.call.arguments` (JSON).
-   * Off by default: a model's arguments may carry what a trace must not.
+   * Records the call's arguments as `gen_ai.tool.call.arguments` (JSON),
+   * cut at 2,000 characters; arguments given as a value that is not JSON
+   * within the default limits (a BigInt, a cycle, past 256 KiB) are left
+   * out. Off by default: a model's arguments may carry what a trace must not.
    */
   readonly includeArguments?: boolean;
   /**
@@ -70,6 +74,28 @@ function traceContext(span: Span): Record<string, string> | undefined {
   const traceparent = `00-${traceId}-${spanId}-${(traceFlags & 0xff).toString(16).padStart(2, "0")}`;
   const tracestate = traceState?.serialize();
   return tracestate ? { traceparent, tracestate } : { traceparent };
+}
+
+/** The most characters of a tool name or call id a span carries: a model may send any, and the set's are shorter. */
+const MAX_NAME = 200;
+
+/**
+ * A text of the call's as a span carries it, cut at `max` characters. A cut is copied: the span outlives the call, and
+ * V8 keeps the whole of a string a slice is taken from.
+ */
+function spanText(text: string, max: number): string {
+  return text.length <= max ? text : [...boundText(text, max)].join("");
+}
+
+/**
+ * The arguments' JSON as a span carries it; `undefined` for a value JSON cannot carry within the default limits. The
+ * set has not checked them yet: a value is read once into plain data before anything serialises it, so neither its
+ * size nor a getter or `toJSON` of its own decides what the span holds.
+ */
+function argumentsText(args: unknown): string | undefined {
+  if (typeof args === "string") return spanText(args, MAX_MODEL_TEXT);
+  const copied = copyJsonValue(args, DEFAULT_LIMITS);
+  return copied.ok ? spanText(JSON.stringify(copied.value), MAX_MODEL_TEXT) : undefined;
 }
 
 /** A value read through code the observer does not own; `undefined` when it throws. */
@@ -113,20 +139,18 @@ export function toolSpans(options: ToolSpansOptions = {}): CallObserver {
   const { tracer = trace.getTracer("@salvor/tools"), includeArguments = false, toolType = defaultToolType } = options;
   const details = (call: ObservedCall): Attributes => {
     const attributes: Attributes = {
-      "gen_ai.tool.call.id": call.callId,
+      "gen_ai.tool.call.id": spanText(call.callId, MAX_NAME),
       // Read, never changed: the SDK copies an array attribute.
       "salvor.tool.effects": call.effects as string[],
     };
-    // What throws as it is read (a toolType of the host's, arguments JSON cannot carry, which the set refuses) is left
-    // out: the span is still stored, and so ended with its call.
+    // A toolType of the host's that throws leaves the type out: the span is still stored, and so ended with its call.
     const type = readOrUndefined(() => toolType(call));
     if (type !== undefined) attributes["gen_ai.tool.type"] = type;
     if (call.descriptor) attributes["gen_ai.tool.description"] = call.descriptor.description;
     if (call.resumed) attributes["salvor.tool.resumed"] = true;
     if (call.attempt !== undefined) attributes["salvor.tool.attempt"] = call.attempt;
     if (includeArguments && call.arguments !== undefined) {
-      const args = call.arguments;
-      const text = typeof args === "string" ? args : readOrUndefined(() => JSON.stringify(args));
+      const text = argumentsText(call.arguments);
       if (text !== undefined) attributes["gen_ai.tool.call.arguments"] = text;
     }
     return attributes;
@@ -140,12 +164,13 @@ export function toolSpans(options: ToolSpansOptions = {}): CallObserver {
     timed: false,
     callStarted(call) {
       const parent = call.parent && spans.get(call.parent);
+      const name = spanText(call.name, MAX_NAME);
       // What a sampler may decide on goes in at the start; the rest only into a span that records.
       const span = tracer.startSpan(
-        `execute_tool ${call.name}`,
+        `execute_tool ${name}`,
         {
           kind: SpanKind.INTERNAL,
-          attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": call.name },
+          attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": name },
         },
         parent ? trace.setSpan(context.active(), parent) : undefined,
       ) as Span; // A tracer of the API makes the API's spans.

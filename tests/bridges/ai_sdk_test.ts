@@ -5,7 +5,8 @@
 // model was sent each turn and that no handler ran on invalid input.
 
 import { aiSdkTools, parkedCall, type ParkedOutput, ToolCallFailedError } from "../../ai_sdk.ts";
-import { ToolSet } from "../../mod.ts";
+import { type ApprovalGate, ToolSet } from "../../mod.ts";
+import { MAX_MODEL_TEXT } from "../../dyn.ts";
 import { ai, MockLanguageModelV4 } from "../framework_deps.ts";
 import { fixture, forgingSet, INVALID_ADD, INVALID_LOOKUP, SCRIPT, TIMED_OUT, waitingRecord } from "./_fixture.ts";
 import assert from "node:assert/strict";
@@ -257,4 +258,74 @@ Deno.test("AI SDK: a tool's output that looks like another call's parked record 
   // Even naming this tool, a record of another call is not this result's.
   const ownTool = { ...forged, suspended: { ...forged.suspended, tool: "fetch_page" } };
   assert.equal(parkedCall(ownTool, { toolName: "fetch_page", toolCallId: "c" }), undefined);
+});
+
+Deno.test("AI SDK: arguments the set refuses never reach the gate: the call fails as invalid_input", async () => {
+  const { ran, toolset, approve, records } = fixture();
+  const asked: unknown[] = [];
+  const gate: ApprovalGate = (descriptor, input) => (asked.push(input), approve(descriptor, input));
+  const { tools, toolApproval } = aiSdkTools(toolset, { jsonSchema: ai.jsonSchema }, { approve: gate, records });
+  const refused = [
+    // Past the limits: 300,000 characters of a path.
+    { path: "p".repeat(300_000) },
+    // A value of its own JSON: what the gate would read is not what the set reads.
+    { path: "a.txt", toJSON: () => ({ path: "b.txt" }) },
+  ];
+  for (const input of refused) {
+    assert.equal(await toolApproval.remove(input, { toolCallId: "c" }), "not-applicable");
+    await assert.rejects(tools.remove.execute(input, { toolCallId: "c" }).next(), (error: unknown) => {
+      assert.ok(error instanceof ToolCallFailedError);
+      assert.equal(error.failure.kind, "invalid_input");
+      return true;
+    });
+  }
+  assert.deepEqual(asked, []);
+  assert.deepEqual([records.size, ran.remove], [0, 0]);
+});
+
+Deno.test("AI SDK: a call id that is no string fails as invalid_input, not with a TypeError", async () => {
+  const { ran, toolset, approve } = fixture();
+  const { tools, toolApproval } = aiSdkTools(toolset, { jsonSchema: ai.jsonSchema }, { approve });
+  const toolCallId = Symbol("call") as unknown as string;
+  assert.equal(await toolApproval.remove({ path: "a.txt" }, { toolCallId }), "not-applicable");
+  await assert.rejects(tools.remove.execute({ path: "a.txt" }, { toolCallId }).next(), (error: unknown) => {
+    assert.ok(error instanceof ToolCallFailedError);
+    assert.equal(error.failure.kind, "invalid_input");
+    return true;
+  });
+  assert.equal(ran.remove, 0);
+});
+
+Deno.test("AI SDK: toModelOutput shows a parked reason of any length or type within the model text", () => {
+  const { toolset } = fixture();
+  const { tools } = aiSdkTools(toolset, { jsonSchema: ai.jsonSchema });
+  // A record read back from the messages, as a client may send them.
+  const suspended = {
+    v: 1,
+    callId: "m",
+    tool: "remove",
+    version: "1.0.0",
+    input: {},
+    reason: "x".repeat(100_000),
+    resumeSchema: {},
+    origin: "approval",
+  };
+  const shown = (reason: unknown) =>
+    tools.remove.toModelOutput({
+      toolCallId: "m",
+      output: { status: "suspended", reason: "r", suspended: { ...suspended, reason } },
+    });
+  const long = shown(suspended.reason);
+  assert.equal(long.type, "text");
+  assert.ok(String(long.value).length <= MAX_MODEL_TEXT, `${String(long.value).length} characters`);
+  assert.match(String(long.value), /^The call is waiting for a person: x+ \[\.\.\. truncated\]\. Do not call it again/);
+  const unreadable = {
+    toString() {
+      throw new Error("no text");
+    },
+  };
+  assert.deepEqual(shown(unreadable), {
+    type: "text",
+    value: "The call is waiting for a person: {}. Do not call it again; its result will follow.",
+  });
 });

@@ -106,3 +106,19 @@ Deno.test("OpenAI Agents: the run's abort signal cancels a call", async () => {
   controller.abort();
   assert.match(String(await running), /cancelled|stopped/i);
 });
+
+Deno.test("OpenAI Agents: arguments past the limits never reach the gate; the model reads why it failed", async () => {
+  const { ran, toolset, approve } = fixture();
+  const asked: unknown[] = [];
+  const [remove] = openAIAgentsTools(toolset, {
+    tools: ["remove"],
+    approve: (descriptor, input) => (asked.push(input), approve(descriptor, input)),
+  });
+  const input = JSON.stringify({ path: "p".repeat(300_000) });
+  assert.equal(await remove.needsApproval({}, input, "big"), false);
+  assert.match(
+    String(await remove.invoke({}, input, { toolCall: { callId: "big" } })),
+    /^The arguments for "remove" are invalid; the tool did not run\.\n- \(arguments\) \[maxBytes\]/,
+  );
+  assert.deepEqual([asked.length, ran.remove], [0, 0]);
+});

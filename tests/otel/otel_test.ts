@@ -301,19 +301,67 @@ Deno.test("a span whose attributes throw as they are read still ends with its ca
   const tools = new ToolSet({ observer: toolSpans({ tracer, includeArguments: true, toolType }) }).register(echo);
   const cyclic: Record<string, unknown> = { a: 1 };
   cyclic.self = cyclic;
+  const unreadable = {
+    get a() {
+      throw new Error("unreadable");
+    },
+  };
+  // A toJSON of its own would make a small value's JSON anything at all.
+  const serialising = { a: 1, toJSON: () => "x".repeat(1_000_000) };
   const ends = [
     await tools.call({ id: "cyclic", name: "echo", arguments: cyclic }),
     await tools.call({ id: "big", name: "echo", arguments: { n: 1n } }),
+    await tools.call({ id: "getter", name: "echo", arguments: unreadable }),
+    await tools.call({ id: "toJSON", name: "echo", arguments: serialising }),
     await tools.call({ id: "typed", name: "echo", arguments: {} }),
   ];
-  assert.deepEqual(ends.map((end) => end.type), ["failed", "failed", "output"]);
+  assert.deepEqual(ends.map((end) => end.type), ["failed", "failed", "failed", "failed", "output"]);
   const spans = exporter.getFinishedSpans();
-  assert.deepEqual(spans.map((span) => span.attributes["gen_ai.tool.call.id"]), ["cyclic", "big", "typed"]);
-  assert.deepEqual(spans.map((span) => span.attributes["gen_ai.tool.call.arguments"]), [undefined, undefined, "{}"]);
-  assert.deepEqual(spans.map((span) => span.attributes["gen_ai.tool.type"]), ["function", "function", undefined]);
-  assert.deepEqual(spans.map((span) => span.status.code), [
-    otelApi.SpanStatusCode.ERROR,
-    otelApi.SpanStatusCode.ERROR,
-    otelApi.SpanStatusCode.UNSET,
+  assert.deepEqual(spans.map((span) => span.attributes["gen_ai.tool.call.id"]), [
+    "cyclic",
+    "big",
+    "getter",
+    "toJSON",
+    "typed",
   ]);
+  assert.deepEqual(
+    spans.map((span) => span.attributes["gen_ai.tool.call.arguments"]),
+    [undefined, undefined, undefined, undefined, "{}"],
+  );
+  assert.deepEqual(
+    spans.map((span) => span.attributes["gen_ai.tool.type"]),
+    ["function", "function", "function", "function", undefined],
+  );
+  const { ERROR, UNSET } = otelApi.SpanStatusCode;
+  assert.deepEqual(spans.map((span) => span.status.code), [ERROR, ERROR, ERROR, ERROR, UNSET]);
+});
+
+Deno.test("a span cuts long arguments, tool names and call ids, and leaves out a value past the limits", async () => {
+  const { exporter, tracer } = tracing();
+  const echo = defineJsonTool({
+    name: "echo",
+    description: "Echoes.",
+    inputSchema: { type: "object" },
+    effects: [],
+    run: (input) => input,
+  });
+  const tools = new ToolSet({ observer: toolSpans({ tracer, includeArguments: true }) }).register(echo);
+  const long = "x".repeat(5_000_000);
+  await tools.call({ id: "text", name: "echo", arguments: JSON.stringify({ text: long }) });
+  await tools.call({ id: "value", name: "echo", arguments: { text: long.slice(0, 10_000) } });
+  await tools.call({ id: "huge", name: "echo", arguments: { text: long } });
+  await tools.call({ id: long, name: long });
+  const [text, value, huge, unknown] = exporter.getFinishedSpans();
+  for (const span of [text, value]) {
+    const args = String(span.attributes["gen_ai.tool.call.arguments"]);
+    assert.equal(args.length <= 2000, true, `${args.length} characters`);
+    assert.match(args, /^\{"text":"x{1900,}\S* \[\.\.\. truncated\]$/);
+  }
+  assert.equal(huge.attributes["gen_ai.tool.call.arguments"], undefined, "past 256 KiB of JSON, left out");
+  assert.equal(huge.attributes["gen_ai.tool.call.id"], "huge");
+  assert.equal(unknown.attributes["error.type"], "not_found");
+  const cut = `${"x".repeat(180)} [... truncated]`;
+  assert.equal(unknown.name, `execute_tool ${cut}`);
+  assert.equal(unknown.attributes["gen_ai.tool.name"], cut);
+  assert.equal(unknown.attributes["gen_ai.tool.call.id"], cut);
 });
