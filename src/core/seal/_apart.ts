@@ -1,6 +1,6 @@
 // The part of sealing that loads apart from the core, the first time a
-// record is sealed or verified: the canonical encoding, the HMAC and the
-// stamp's checks. A bundler splits it into a chunk of its own.
+// record is sealed or verified: the HMAC and the stamp's checks. A bundler
+// splits it into a chunk of its own.
 
 import { type Apart, apart } from "../common/_apart.ts";
 

@@ -7,9 +7,11 @@
 // than sealing a value that reads back changed.
 //
 // A record to verify comes from storage, where anyone may have written it:
-// the encoder works a few values (or a piece of a long string) at a step,
+// the encoder works a value (or a piece of a long string or key) at a step,
 // on a stack of its own, so that verifying a long one can yield between
-// steps rather than hold the host for the whole walk.
+// steps rather than hold the host for the whole walk. It pauses by the work
+// done, values and characters written, as a few long strings to escape cost
+// as much as many thousands of small values.
 
 import { toPointer } from "../common/_json_pointer.ts";
 import { setOwn } from "../common/_set_own.ts";
@@ -45,12 +47,14 @@ export interface Canonical {
   readonly copy: unknown;
 }
 
-/** How many values (or pieces of a long string) the paced encoder reads between two pauses. */
+/** How many values (or pieces of a long string) the paced encoder reads between two pauses, at most. */
 const STEPS_PER_PAUSE = 1_024;
+/** How many characters the paced encoder writes between two pauses, at most (but for the last step's). */
+const CHARS_PER_PAUSE = 64 * 1024;
 /** The longest run of a string escaped in one step. */
 const STRING_PIECE = 64 * 1024;
-/** How many of the small texts the encoder writes are joined into one piece. */
-const PARTS_PER_PIECE = 1_024;
+/** How many characters of the small texts the encoder writes are joined into one piece, at most (but for the last). */
+const PIECE_CHARS = 64 * 1024;
 
 /**
  * Reads a value once into canonical JSON and a plain copy of what that text
@@ -78,16 +82,16 @@ export function canonicalRead(
   members?: Readonly<Record<string, unknown>>,
 ): Canonical {
   const encoder = new Encoder(value, limits, members);
-  encoder.run(Infinity);
+  encoder.run(Infinity, Infinity);
   return encoder.result();
 }
 
 /**
  * As {@linkcode canonicalRead} within {@linkcode CANONICAL_LIMITS}, awaiting
- * `pause` between steps of a few values, so that a long value does not hold
- * the event loop while it is read. A value changed while it is read is read
- * partly before the change and partly after: the copy is still what the
- * text says.
+ * `pause` between steps of at most a thousand values or 64 KiB of text, so
+ * that a long value does not hold the event loop while it is read. A value
+ * changed while it is read is read partly before the change and partly
+ * after: the copy is still what the text says.
  *
  * @param value Plain JSON.
  * @param pause Awaited between steps; it yields when the time comes.
@@ -102,7 +106,7 @@ export async function canonicalReadPaced(
   members?: Readonly<Record<string, unknown>>,
 ): Promise<Canonical> {
   const encoder = new Encoder(value, CANONICAL_LIMITS, members);
-  while (!encoder.run(STEPS_PER_PAUSE)) await pause();
+  while (!encoder.run(STEPS_PER_PAUSE, CHARS_PER_PAUSE)) await pause();
   return encoder.result();
 }
 
@@ -128,18 +132,24 @@ type Frame =
     readonly depth: number;
     /** Values written for some members instead of the source's: the top-level object's `members`. */
     readonly members: Readonly<Record<string, unknown>> | undefined;
+    /** The value of the member whose long key is being written: written in the step after the key's last. */
+    pending: unknown;
   }
   | {
-    /** A string longer than a piece, escaped a piece at a time. */
+    /** A string (or key) longer than a piece, escaped a piece at a time. */
     readonly kind: "string";
     readonly source: string;
     at: number;
+    /** What is written after it: its closing quote (and a key's colon). */
+    readonly close: string;
   };
 
 class Encoder {
   readonly #pieces: string[] = [];
   /** What is written since the last piece was cut. */
   #parts: string[] = [];
+  /** Their length. */
+  #partChars = 0;
   readonly #limits: CanonicalLimits;
   readonly #stack: Frame[] = [];
   readonly #open = new Set<object>();
@@ -153,10 +163,11 @@ class Encoder {
     this.#copy = this.#value(value, 1);
   }
 
-  /** Reads up to `steps` values; true once the whole value is read. */
-  run(steps: number): boolean {
+  /** Reads up to `steps` values, or until `chars` characters are written; true once the whole value is read. */
+  run(steps: number, chars: number): boolean {
     const stack = this.#stack;
-    for (let step = 0; step < steps && stack.length > 0; step++) {
+    const until = this.#chars + chars;
+    for (let step = 0; step < steps && this.#chars < until && stack.length > 0; step++) {
       const frame = stack[stack.length - 1];
       if (frame.kind === "string") {
         this.#stringPiece(frame);
@@ -170,6 +181,12 @@ class Encoder {
         if (item === undefined) this.#refuse("holds undefined in an array, which JSON would turn into null");
         frame.copy.push(this.#value(item, frame.depth + 1));
       } else {
+        if (frame.pending !== undefined) {
+          const item = frame.pending;
+          frame.pending = undefined;
+          this.#member(frame, item);
+          continue;
+        }
         if (frame.taken === frame.keys.length) {
           this.#close(frame, "}");
           continue;
@@ -184,8 +201,14 @@ class Encoder {
           this.#count(key.length + 1);
           continue;
         }
-        this.#push(`${frame.written++ > 0 ? "," : ""}${quoted(key)}:`);
-        setOwn(frame.copy, key, this.#value(item, frame.depth + 1));
+        const comma = frame.written++ > 0 ? "," : "";
+        if (key.length <= STRING_PIECE) {
+          this.#push(`${comma}${quoted(key)}:`);
+          this.#member(frame, item);
+        } else {
+          this.#longString(key, `${comma}"`, '":');
+          frame.pending = item;
+        }
       }
     }
     return stack.length === 0;
@@ -201,12 +224,7 @@ class Encoder {
     switch (typeof value) {
       case "string":
         if (value.length <= STRING_PIECE) this.#push(quoted(value));
-        else {
-          // Longer than its text may be, it is refused before any of it is escaped.
-          this.#count(value.length + 2);
-          this.#stack.push({ kind: "string", source: value, at: 0 });
-          this.#write('"');
-        }
+        else this.#longString(value, '"', '"');
         return value;
       case "number":
         if (!Number.isFinite(value)) this.#refuse(`holds the number ${value}, which JSON cannot carry`);
@@ -270,6 +288,7 @@ class Encoder {
       written: 0,
       depth,
       members,
+      pending: undefined,
     });
     this.#push("{");
     return copy;
@@ -281,32 +300,40 @@ class Encoder {
     this.#push(bracket);
   }
 
+  /** Writes the value of the member whose key was written last. */
+  #member(frame: Frame & { readonly kind: "object" }, item: unknown): void {
+    setOwn(frame.copy, frame.keys[frame.taken - 1], this.#value(item, frame.depth + 1));
+  }
+
+  /** Opens the frame of a string longer than a piece, written between `open` and `close`. */
+  #longString(text: string, open: string, close: string): void {
+    // Longer than its text may be, it is refused before any of it is escaped.
+    this.#within(open.length + text.length + close.length);
+    this.#push(open);
+    this.#stack.push({ kind: "string", source: text, at: 0, close });
+  }
+
   /** Escapes the next piece of a long string; a piece never ends between the two halves of a surrogate pair. */
   #stringPiece(frame: Frame & { readonly kind: "string" }): void {
     const { source } = frame;
     let end = Math.min(source.length, frame.at + STRING_PIECE);
     if (end < source.length && isHighSurrogate(source.charCodeAt(end - 1))) end--;
     const escaped = JSON.stringify(source.slice(frame.at, end));
-    // The quotes were counted with the string's length; what escaping adds is counted as it comes.
-    this.#count(escaped.length - 2 - (end - frame.at));
+    this.#count(escaped.length - 2);
     this.#cut();
     this.#pieces.push(escaped.slice(1, -1));
     frame.at = end;
     if (end === source.length) {
       this.#stack.pop();
-      this.#write('"');
+      this.#push(frame.close);
     }
   }
 
   #push(text: string): void {
     this.#count(text.length);
-    this.#write(text);
-  }
-
-  /** Adds text already counted. */
-  #write(text: string): void {
     this.#parts.push(text);
-    if (this.#parts.length === PARTS_PER_PIECE) this.#cut();
+    this.#partChars += text.length;
+    if (this.#partChars >= PIECE_CHARS) this.#cut();
   }
 
   /** Joins what was written since the last cut into a piece. */
@@ -314,11 +341,17 @@ class Encoder {
     if (this.#parts.length === 0) return;
     this.#pieces.push(this.#parts.join(""));
     this.#parts = [];
+    this.#partChars = 0;
   }
 
   #count(chars: number): void {
+    this.#within(chars);
     this.#chars += chars;
-    if (this.#chars > this.#limits.maxChars) {
+  }
+
+  /** Throws when `chars` more characters would pass the bound. */
+  #within(chars: number): void {
+    if (this.#chars + chars > this.#limits.maxChars) {
       throw new RangeError(`Cannot encode the value as its JSON exceeds ${this.#limits.maxChars} characters`);
     }
   }

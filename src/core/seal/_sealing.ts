@@ -1,20 +1,25 @@
 // The seal's work, loaded apart from the core on a seal's first `seal` or
-// `verify` (`./_apart.ts`): the canonical encoding, the HMAC, the stamp and
-// its checks. `RecordSeal` checks its options and the arguments it is given,
-// and hands the rest here.
+// `verify` (`./_apart.ts`): the HMAC, and reading a stamp and a record back.
+// `RecordSeal` checks its options and the arguments it is given; it stamps
+// and reads a record to seal at the call, and hands the rest here.
 
 import { isRecord } from "../common/_is_record.ts";
 import { decodeBase64url, encodeBase64url } from "./_base64url.ts";
-import { concatBytes } from "../common/_concat_bytes.ts";
 import { slices } from "../common/_slices.ts";
-import { CANONICAL_LIMITS, type CanonicalLimits, canonicalRead, canonicalReadPaced } from "./_canonical_json.ts";
-import { type KeyEntry, MAX_KEY_ID_LENGTH, MAX_SUBJECT_LENGTH, type SealSettings } from "./_settings.ts";
+import { type Canonical, type CanonicalLimits, canonicalRead, canonicalReadPaced } from "./_canonical_json.ts";
+import {
+  clock,
+  type KeyEntry,
+  MAX_KEY_ID_LENGTH,
+  MAX_SUBJECT_LENGTH,
+  NONCE_BYTES,
+  type SealSettings,
+} from "./_settings.ts";
 import type { Sealed, SealStamp, VerifyFailureReason, VerifyResult } from "./stamp.ts";
 
 // How far ahead of this host's clock another host's may run: a record sealed
 // there a moment ago still verifies here.
 const CLOCK_SKEW_MS = 60_000;
-const NONCE_BYTES = 16;
 const MAC_BYTES = 32;
 // Binds a MAC to this format, so no other use of the same key yields a valid one.
 const DOMAIN = "salvor-record-seal-v1\n";
@@ -28,25 +33,14 @@ const HMAC_SHA256 = { name: "HMAC", hash: "SHA-256" } as const;
 let encoder: TextEncoder | undefined;
 
 /**
- * Stamps a copy of a record that `RecordSeal.seal` has checked (see there). The record is read once, in one stretch,
- * as it is when the call is made, into the copy and the text its MAC covers (the record with its stamp beside it);
- * the text is encoded in paced steps.
+ * Puts its MAC on a record `RecordSeal.seal` has stamped and read at the call (see there): over the text it read (the
+ * record with its stamp beside it), encoded in paced steps, and into the copy it read.
  */
 export async function sealRecord<T extends object>(
   settings: SealSettings,
-  record: T,
-  subject: string | undefined,
+  stamp: Omit<SealStamp, "mac">,
+  read: Canonical,
 ): Promise<Sealed<T>> {
-  const iat = Math.floor(clock(settings));
-  const stamp: Omit<SealStamp, "mac"> = {
-    v: 1,
-    kid: settings.signing.id,
-    nonce: encodeBase64url(crypto.getRandomValues(new Uint8Array(NONCE_BYTES))),
-    iat,
-    exp: iat + settings.ttlMs,
-    ...(subject === undefined ? {} : { sub: subject }),
-  };
-  const read = canonicalRead(record, CANONICAL_LIMITS, { seal: stamp });
   const copy = read.copy as Record<string, unknown>;
   const key = await cryptoKey(settings.signing);
   const mac = new Uint8Array(await crypto.subtle.sign(HMAC_SHA256, key, await signedBytes(read.pieces, slices())));
@@ -121,7 +115,8 @@ export async function verifyRecord(
 
 /**
  * The bytes a MAC covers: the format's domain, then the canonical text of the record with its stamp but no MAC,
- * encoded a piece at a time.
+ * encoded a piece at a time and put together a piece at a time, as 16 MB copied at once into memory just mapped held
+ * the host for 60 ms where it maps slowly. WebCrypto's own copy of them, made at once, is the one stretch left.
  */
 async function signedBytes(pieces: readonly string[], pause: () => Promise<void>): Promise<Uint8Array<ArrayBuffer>> {
   encoder ??= new TextEncoder();
@@ -133,18 +128,14 @@ async function signedBytes(pieces: readonly string[], pause: () => Promise<void>
     length += bytes.length;
     await pause();
   }
-  return concatBytes(encoded, length);
-}
-
-// A clock that gives no time would let every record pass its expiry check.
-function clock(settings: SealSettings): number {
-  const now = settings.now();
-  if (typeof now !== "number" || !Number.isFinite(now) || Math.abs(now) > Number.MAX_SAFE_INTEGER) {
-    throw new TypeError(
-      `Cannot seal records as options.now() must return a time in milliseconds: current value is ${String(now)}`,
-    );
+  const all = new Uint8Array(length);
+  let at = 0;
+  for (const bytes of encoded) {
+    all.set(bytes, at);
+    at += bytes.length;
+    await pause();
   }
-  return now;
+  return all;
 }
 
 function refuse(reason: VerifyFailureReason, message: string): VerifyResult {

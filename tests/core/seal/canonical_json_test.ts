@@ -128,6 +128,9 @@ Deno.test("canonicalRead() writes a string longer than a piece as JSON.stringify
   for (const text of strings) {
     assert.equal(canonicalJson(text), JSON.stringify(text));
     assert.equal(canonicalJson({ k: [text] }), `{"k":[${JSON.stringify(text)}]}`);
+    // As a key too, and before the member that follows it.
+    assert.equal(canonicalJson({ "~": 1, [text]: text }), `{${JSON.stringify(text)}:${JSON.stringify(text)},"~":1}`);
+    assert.deepEqual(canonicalRead({ [text]: 1 }).copy, { [text]: 1 });
   }
   // What escaping adds counts against maxChars: 70,000 control characters escape to 420,002 characters.
   const control = "\u0001".repeat(70_000);
@@ -151,6 +154,24 @@ Deno.test("canonicalRead() copies what its text says, read once; the paced read 
   });
   assert.deepEqual(paced, canonicalRead(long));
   assert.ok(pauses >= 10, `${pauses} pauses`);
+});
+
+Deno.test("canonicalReadPaced() pauses by the text it writes, not only by the values it reads, and cuts it into pieces of a bounded length, a long key's too", async () => {
+  // 393,216 characters once escaped, each.
+  const escaped = "\u0001".repeat(64 * 1024);
+  for (const value of [Array(42).fill(escaped), { [escaped.repeat(40)]: 1 }]) {
+    let pauses = 0;
+    const paced = await canonicalReadPaced(value, () => {
+      pauses++;
+      return Promise.resolve();
+    });
+    assert.deepEqual(paced, canonicalRead(value));
+    assert.equal(paced.pieces.join(""), JSON.stringify(value));
+    assert.ok(pauses >= 40, `${pauses} pauses`);
+    // At most 64 KiB of text and the one text that passes it: a string of 64K characters, escaped.
+    const longest = Math.max(...paced.pieces.map((piece) => piece.length));
+    assert.ok(longest <= escaped.length * 7 + 2, `a piece of ${longest} characters`);
+  }
 });
 
 Deno.test("canonicalRead()'s copy is what JSON.parse makes of its text (property)", () => {
