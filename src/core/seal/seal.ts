@@ -161,7 +161,7 @@ export function nonceStoreOf(nonces: unknown, now: () => number): NonceStore {
  * The MAC covers a canonical JSON encoding of every field (keys sorted,
  * `undefined` left out), so a record verifies after any JSON round trip
  * and a change to any field, or to the stamp, fails. A record must be
- * plain JSON nested at most 64 levels, at most 16 MiB once encoded, with
+ * plain JSON nested at most 64 levels, at most 16 Mi (16,777,216) characters as JSON text, with
  * no object of more than 50,000 members.
  *
  * A sealed record is readable by anyone who holds it: the seal proves who
@@ -260,7 +260,7 @@ export class RecordSeal {
    *   that is not a string of 1 to 1024 characters, or a clock that returns
    *   no finite time.
    * @throws {RangeError} For a record nested deeper than 64 levels, over
-   *   16 MiB once encoded, or with an object of more than 50,000 members.
+   *   16 Mi characters as JSON text, or with an object of more than 50,000 members.
    *
    * @example Seal for a subject
    * ```ts
