@@ -11,7 +11,6 @@ import type { DynTool } from "../core/contract/dyn.ts";
 import type { TerminalEvent, ToolEvent, ToolResult } from "../core/contract/events.ts";
 import type { SuspendedCall } from "../core/contract/suspend.ts";
 import type { JsonSchema } from "../core/schema/schema.ts";
-import { DEFAULT_LIMITS } from "../core/common/limits.ts";
 import { isRecord } from "../core/common/_is_record.ts";
 import { showValue } from "../core/common/_show_value.ts";
 import { boundText, MAX_MODEL_TEXT } from "../core/contract/failure.ts";
@@ -38,12 +37,12 @@ function memoryRecords(): ApprovalRecords {
 }
 
 /**
- * A call's arguments as the set reads them under the default limits: a private copy of plain JSON, or `undefined` for
- * arguments it refuses there, which then fail as the call runs. Read before the set's own check, so neither the digest
- * nor the gate reads more of a model's arguments than the set would, nor anything a getter or `toJSON` makes of them.
+ * A call's arguments as the set reads them, within its limits: a private copy of plain JSON, or `undefined` for
+ * arguments it refuses, which then fail as the call runs. Read before the set's own check, so neither the digest nor
+ * the gate reads more of a model's arguments than the set would, nor anything a getter or `toJSON` makes of them.
  */
-function boundedArguments(call: BridgedCall): Record<string, unknown> | undefined {
-  const read = readArguments(call.arguments, DEFAULT_LIMITS);
+function boundedArguments(toolset: ToolSet, call: BridgedCall): Record<string, unknown> | undefined {
+  const read = readArguments(call.arguments, toolset.limits);
   return read.ok ? read.value : undefined;
 }
 
@@ -118,7 +117,7 @@ export async function askApproval(
   const gate = bridge.options.approve;
   const descriptor = bridge.toolset.descriptor(call.name);
   if (gate === undefined || descriptor === undefined) return undefined;
-  const args = boundedArguments(call);
+  const args = boundedArguments(bridge.toolset, call);
   if (args === undefined) return undefined;
   const key = await recordKey(call, args);
   if (key === undefined) return undefined;
@@ -126,7 +125,9 @@ export async function askApproval(
   if (isRecordOf(waiting, { toolName: call.name, toolCallId: call.id })) return waiting;
   let decision: ApprovalDecision;
   try {
-    decision = await gate(descriptor, gateInput(args, descriptor.inputSchema, projection));
+    decision = await gate(descriptor, gateInput(args, descriptor.inputSchema, projection), {
+      limits: bridge.toolset.limits,
+    });
   } catch {
     // Arguments a projection cannot restore fail as the call runs; a gate that throws fails it too.
     return undefined;
@@ -157,7 +158,7 @@ export async function* callEvents(
   run: RunOptions = {},
 ): AsyncGenerator<ToolEvent, void, undefined> {
   const { toolset, options, records } = bridge;
-  const args = options.approve === undefined ? undefined : boundedArguments(call);
+  const args = options.approve === undefined ? undefined : boundedArguments(toolset, call);
   const key = args === undefined ? undefined : await recordKey(call, args);
   const approved = key === undefined ? undefined : await records.get(key);
   // Taken once: a `delete` that answers false found the record gone, taken by another run of the same call. That

@@ -46,11 +46,10 @@ export interface BridgeOptions {
    * in `records`; once the person approves, the call resumes from that
    * record, once, with the arguments that were approved. Without a gate,
    * the set's own gate applies when the call runs, and a call it parks
-   * comes back as a parked output. The gate is asked through the
-   * framework only about arguments within the default limits
-   * (`DEFAULT_LIMITS`): about larger ones, which a set with wider limits
-   * accepts, the set asks it as the call runs, and a call it parks comes
-   * back as a parked output.
+   * comes back as a parked output. The gate reads the arguments as the
+   * set would, within its limits (and is handed them, as the set hands
+   * its own gate): arguments past them are never shown to it, and fail as
+   * the call runs.
    */
   readonly approve?: ApprovalGate;
   /** Where the records of calls waiting for approval are kept; by default in memory, the 1,024 latest. */

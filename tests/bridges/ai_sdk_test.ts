@@ -5,7 +5,7 @@
 // model was sent each turn and that no handler ran on invalid input.
 
 import { aiSdkTools, parkedCall, type ParkedOutput, ToolCallFailedError } from "../../ai_sdk.ts";
-import { type ApprovalGate, ToolSet } from "../../mod.ts";
+import { approvalByEffects, type ApprovalGate, ToolSet } from "../../mod.ts";
 import { MAX_MODEL_TEXT } from "../../dyn.ts";
 import { ai, MockLanguageModelV4 } from "../framework_deps.ts";
 import { fixture, forgingSet, INVALID_ADD, INVALID_LOOKUP, SCRIPT, TIMED_OUT, waitingRecord } from "./_fixture.ts";
@@ -281,6 +281,30 @@ Deno.test("AI SDK: arguments the set refuses never reach the gate: the call fail
   }
   assert.deepEqual(asked, []);
   assert.deepEqual([records.size, ran.remove], [0, 0]);
+});
+
+Deno.test("AI SDK: the gate reads a call's arguments within the set's own limits, and is handed them", async () => {
+  const remove = fixture().toolset.get("remove")!;
+  const sets = {
+    // Wider than the default limits: a path of 300,000 characters is the set's to take.
+    wide: { set: new ToolSet({ limits: { maxBytes: 1024 * 1024, maxDepth: 64 } }).register(remove), length: 300_000 },
+    // Tighter: approvalByEffects leaves out an input its record could not carry within them, and parks the call.
+    tight: { set: new ToolSet({ limits: { maxBytes: 900, maxDepth: 16 } }).register(remove), length: 400 },
+  };
+  for (const [name, { set, length }] of Object.entries(sets)) {
+    const handed: unknown[] = [];
+    const byEffects = approvalByEffects();
+    const approve: ApprovalGate = (descriptor, input, context) => {
+      handed.push(context?.limits);
+      return byEffects(descriptor, input, context);
+    };
+    const records = new Map();
+    const { toolApproval } = aiSdkTools(set, { jsonSchema: ai.jsonSchema }, { approve, records });
+    const status = await toolApproval.remove({ path: "p".repeat(length) }, { toolCallId: "c" });
+    assert.equal(typeof status === "object" && status.type, "user-approval", name);
+    assert.deepEqual(handed, [set.limits], name);
+    assert.equal(records.size, 1, name);
+  }
 });
 
 Deno.test("AI SDK: a call id that is no string fails as invalid_input, not with a TypeError", async () => {

@@ -434,6 +434,11 @@ export class Dispatcher {
     }
   }
 
+  /** The set's limits on values, a frozen copy checked as the set was made. */
+  get limits(): JsonLimits {
+    return this.#limits;
+  }
+
   /** Whether the set has an observer: without one, nothing is made to observe a call. */
   get observed(): boolean {
     return this.#observer !== undefined;

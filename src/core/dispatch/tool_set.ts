@@ -134,6 +134,28 @@ export class ToolSet implements Iterable<DynTool> {
     return this.#parking;
   }
 
+  /**
+   * The limits this set holds every value to (arguments, outputs, records,
+   * answers, extensions): a frozen copy of `options.limits` taken as the set
+   * was made, or `DEFAULT_LIMITS`. A host that reads a call's
+   * arguments before the set does (a framework's approval step) reads them
+   * within these.
+   *
+   * @example The default limits, or the set's own
+   * ```ts
+   * import { DEFAULT_LIMITS, ToolSet } from "@salvor/tools";
+   * import assert from "node:assert/strict";
+   *
+   * assert.equal(new ToolSet().limits, DEFAULT_LIMITS);
+   * const tight = new ToolSet({ limits: { maxBytes: 1024, maxDepth: 8 } });
+   * assert.deepEqual(tight.limits, { maxBytes: 1024, maxDepth: 8 });
+   * assert.ok(Object.isFrozen(tight.limits));
+   * ```
+   */
+  get limits(): JsonLimits {
+    return this.#dispatcher.limits;
+  }
+
   /** How many tools are registered. */
   get size(): number {
     return this.#entries.size;
