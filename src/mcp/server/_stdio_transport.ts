@@ -24,7 +24,7 @@ const MAX_LINE_BYTES = 10 * 1024 * 1024;
 const MAX_ID_CHARS = 4_096;
 
 /** An MCP transport over a readable stream of lines in and a writable one out (stdin and stdout). */
-export class StdioTransport implements Transport {
+export class ServerStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: Transport["onmessage"];

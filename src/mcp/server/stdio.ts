@@ -12,7 +12,7 @@ import { serveStdio as serveSdkStdio } from "@modelcontextprotocol/server/stdio"
 import type { ToolSet } from "../../core/dispatch/tool_set.ts";
 import { CallGate } from "./_call_gate.ts";
 import { DepthBoundTransport } from "./_message_depth.ts";
-import { StdioTransport } from "./_stdio_transport.ts";
+import { ServerStdioTransport } from "./_stdio_transport.ts";
 import { noParking, sealedParking } from "./_parking.ts";
 import { requestStateCodec } from "./_request_state.ts";
 import { toolServer } from "./_tool_server.ts";
@@ -122,7 +122,7 @@ export function serveStdio(toolset: ToolSet, info: McpServerInfo, options: McpSt
       onerror: resolved.onError,
       // Checked above to be a transport; the SDK's type spells out its messages, which this one leaves open.
       transport: new DepthBoundTransport(
-        transport as unknown as Transport ?? new StdioTransport(process.stdin, process.stdout),
+        transport as unknown as Transport ?? new ServerStdioTransport(process.stdin, process.stdout),
       ),
     },
   );

@@ -5,14 +5,14 @@
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
-import { StdioTransport } from "../../../src/mcp/server/_stdio_transport.ts";
+import { ServerStdioTransport } from "../../../src/mcp/server/_stdio_transport.ts";
 import { gapBound, largestGap } from "../../fixtures/event_loop.ts";
 
 /** A transport on fresh streams, and what it delivered, reported and whether it closed. */
 async function opened(maxLineBytes?: number) {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
-  const transport = new StdioTransport(stdin, stdout, maxLineBytes);
+  const transport = new ServerStdioTransport(stdin, stdout, maxLineBytes);
   const messages: JSONRPCMessage[] = [];
   const errors: string[] = [];
   let closes = 0;
