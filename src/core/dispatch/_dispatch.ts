@@ -272,8 +272,21 @@ export type Admitted = Dispatch | TerminalEvent;
 const CHECK_ONLY: NonceStore = { consume: () => true };
 
 /** Whether a limit is a number, not below 0 (`Infinity` for none). */
-function isBound(limit: unknown): boolean {
+function isBound(limit: unknown): limit is number {
   return typeof limit === "number" && limit >= 0;
+}
+
+/**
+ * A set's limits as given, each field read once into a frozen copy: what is checked is what the set keeps, and
+ * neither the host nor a gate it is handed to can change it. `undefined` when they are not limits.
+ */
+function limitsOf(limits: unknown): JsonLimits | undefined {
+  if (!isRecord(limits)) return undefined;
+  const { maxBytes, maxDepth, maxContainers } = limits;
+  if (!isBound(maxBytes) || !isBound(maxDepth) || !(maxContainers === undefined || isBound(maxContainers))) {
+    return undefined;
+  }
+  return Object.freeze({ maxBytes, maxDepth, ...(maxContainers === undefined ? {} : { maxContainers }) });
 }
 
 /** A set's seal: the sealer that checks records, the store their nonces are used up in, and the seal's clock. */
@@ -397,15 +410,12 @@ export class Dispatcher {
         `Cannot create the tool set as approve must be a function: current value is ${showValue(settings.approve)}`,
       );
     }
-    const limits = settings.limits;
-    if (
-      limits !== undefined &&
-      !(isRecord(limits) && isBound(limits.maxBytes) && isBound(limits.maxDepth) &&
-        (limits.maxContainers === undefined || isBound(limits.maxContainers)))
-    ) {
+    const given = settings.limits;
+    const limits = given === undefined ? DEFAULT_LIMITS : limitsOf(given);
+    if (limits === undefined) {
       throw new TypeError(
         `Cannot create the tool set as limits must hold a maxBytes and a maxDepth, numbers not below 0: current value is ${
-          showValue(limits)
+          showValue(given)
         }`,
       );
     }
@@ -416,12 +426,7 @@ export class Dispatcher {
     }
     this.#entries = entries;
     this.#approve = settings.approve;
-    // A frozen copy: checked once, it cannot change under the set, nor by the gate it is handed to.
-    this.#limits = limits === undefined ? DEFAULT_LIMITS : Object.freeze({
-      maxBytes: limits.maxBytes,
-      maxDepth: limits.maxDepth,
-      ...(limits.maxContainers === undefined ? {} : { maxContainers: limits.maxContainers }),
-    });
+    this.#limits = limits;
     this.#asked = Object.freeze({ limits: this.#limits });
     this.#observer = settings.observer;
     const seal = settings.seal;

@@ -91,15 +91,20 @@ class FrozenCopy {
     return copy;
   }
 
-  object(record: object, depth: number): Record<string, unknown> | typeof REFUSED {
-    const keys = Object.keys(record);
+  object(record: object, depth: number): Record<PropertyKey, unknown> | typeof REFUSED {
+    // A symbol-keyed property (a library's own slot) is the host's value too, as a spread copies it.
+    const keys: (string | symbol)[] = Object.keys(record);
+    for (const symbol of Object.getOwnPropertySymbols(record)) {
+      if (Object.prototype.propertyIsEnumerable.call(record, symbol)) keys.push(symbol);
+    }
     if (!this.add(keys.length === 0 ? 2 : keys.length + 1)) return REFUSED;
-    const entries: [string, unknown][] = [];
+    const entries: [string | symbol, unknown][] = [];
     for (const key of keys) {
-      this.tokens.push(key);
+      const named = typeof key === "string";
+      this.tokens.push(named ? key : String(key));
       // +1 for the colon after the key; each property is read once.
-      if (!this.add(stringBytes(key) + 1)) return REFUSED;
-      const item = this.value((record as Record<string, unknown>)[key], depth);
+      if (!this.add((named ? stringBytes(key) : 0) + 1)) return REFUSED;
+      const item = this.value((record as Record<string | symbol, unknown>)[key], depth);
       if (item === REFUSED) return REFUSED;
       entries.push([key, item]);
       this.tokens.pop();

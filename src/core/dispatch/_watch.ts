@@ -46,7 +46,8 @@ function identify(source: unknown, resumed: boolean): { readonly id: unknown; re
 function argumentsOf(source: unknown, resumed: boolean, limits: JsonLimits): unknown {
   try {
     const given = isRecord(source) ? (resumed ? source.input : source.arguments) : undefined;
-    if (typeof given !== "object" || given === null) return given;
+    // Anything but a text is copied: a function is an object its caller holds too, and NaN is not JSON.
+    if (typeof given === "string") return given;
     const copied = copyJsonValue(given, limits);
     return copied.ok ? deepFreeze(copied.value) : undefined;
   } catch {

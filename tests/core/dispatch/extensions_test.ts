@@ -101,6 +101,34 @@ Deno.test("what cannot be copied (a class's instance, a function) is handed on a
   assert.ok(!Object.isFrozen(tracer) && !Object.isFrozen(resource) && !Object.isFrozen(log));
 });
 
+Deno.test("symbol-keyed extensions reach the handler, the host's and an observer's, copied as plain ones are", async () => {
+  class Tracer {
+    spans = 0;
+  }
+  const slot = Symbol("trace slot");
+  const tracer = new Tracer();
+  let seen: Readonly<Record<string | symbol, unknown>> = {};
+  const look = defineJsonTool({
+    name: "look",
+    description: "Keeps its extensions.",
+    inputSchema: { type: "object" },
+    effects: [],
+    run: (_input, ctx) => (seen = ctx.extensions, {}),
+  });
+  const added = Symbol("added");
+  const observer: CallObserver = { callStarted: () => ({ [added]: "by the observer" }) };
+  const hidden = Object.defineProperty({}, slot, { value: "not enumerable", enumerable: false });
+  const extensions = { [slot]: tracer, user: { [slot]: ["staff"] }, hidden };
+  const end = await new ToolSet({ observer }).register(look).call({ id: "1", name: "look" }, { extensions });
+  assert.equal(end.type, "output");
+  assert.equal(seen[slot], tracer);
+  assert.equal(seen[added], "by the observer");
+  const nested = (seen.user as Record<symbol, string[]>)[slot];
+  assert.deepEqual(nested, ["staff"]);
+  assert.ok(nested !== extensions.user[slot] && Object.isFrozen(nested), "a plain value under a symbol is copied");
+  assert.deepEqual(Object.getOwnPropertySymbols(seen.hidden as object), [], "a property not enumerable is left out");
+});
+
 Deno.test("each property of the extensions is read once", async () => {
   let reads = 0;
   const extensions = {

@@ -171,6 +171,15 @@ Deno.test("an observer is shown no value for arguments that are not JSON within 
   assert.deepEqual(calls.map((call) => call.arguments), [undefined, undefined, { n: 1 }]);
 });
 
+Deno.test("an observer is never handed the caller's function as arguments, and no value for what JSON cannot carry", async () => {
+  const { observer, calls } = recorder({ includeArguments: true });
+  const tools = new ToolSet({ observer }).register(counter);
+  const args = Object.assign(() => {}, { path: "a" });
+  const given: unknown[] = [args, Number.NaN, 10n, Symbol("arguments"), null, '{"n":1}'];
+  for (const [i, value] of given.entries()) await tools.call({ id: `${i}`, name: "count", arguments: value as never });
+  assert.deepEqual(calls.map((call) => call.arguments), [undefined, undefined, undefined, undefined, null, '{"n":1}']);
+});
+
 Deno.test("extensions an observer returns reach the handler, and the host's own win", async () => {
   const { observer } = recorder({ extensions: { traceparent: "from-observer" } });
   const tools = new ToolSet({ observer }).register(counter);

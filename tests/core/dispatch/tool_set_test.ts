@@ -963,3 +963,27 @@ Deno.test("new ToolSet() refuses an approval gate that is not a function, limits
   assert.equal(new ToolSet({ approve: () => true, observer: {} }).parking.approval, true);
   assert.equal(new ToolSet({ limits: { maxBytes: Infinity, maxDepth: 64, maxContainers: 10 } }).size, 0);
 });
+
+Deno.test("new ToolSet() reads each of its limits once: the limits it checks are the ones it keeps and holds calls to", async () => {
+  const reads = { maxBytes: 0, maxDepth: 0, maxContainers: 0 };
+  // Each answers a bound when first read, and what the check refuses after.
+  const limits = {
+    get maxBytes() {
+      return reads.maxBytes++ === 0 ? 1024 : -1;
+    },
+    get maxDepth() {
+      return reads.maxDepth++ === 0 ? 8 : Number.NaN;
+    },
+    get maxContainers() {
+      return reads.maxContainers++ === 0 ? 16 : "many";
+    },
+  };
+  const received: unknown[] = [];
+  const tools = new ToolSet({ limits: limits as never }).register(...permissive(received));
+  assert.deepEqual(tools.limits, { maxBytes: 1024, maxDepth: 8, maxContainers: 16 });
+  assert.deepEqual(reads, { maxBytes: 1, maxDepth: 1, maxContainers: 1 });
+  assert.deepEqual(outputOf(await tools.call({ id: "1", name: "echo", arguments: { text: "x" } })), { ok: true });
+  const past = await tools.call({ id: "2", name: "echo", arguments: { text: "x".repeat(2000) } });
+  assert.equal(failureOf(past).kind, "invalid_input");
+  assert.deepEqual(received, [{ text: "x" }]);
+});
