@@ -1,12 +1,15 @@
 // The stdio server's own transport: lines read in linear time, a long one
 // parsed in paced pieces and delivered in its turn, one past the limit ending
-// the connection without being held.
+// the connection without being held, and lines handed on a turn's share at a
+// time, stdin paused while any wait.
 
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import { ServerStdioTransport } from "../../../src/mcp/server/_stdio_transport.ts";
-import { gapBound, largestGap } from "../../fixtures/event_loop.ts";
+import { gapBound, largestGap, largestGapOfEach } from "../../fixtures/event_loop.ts";
+import { serveStdio } from "../../../mcp_server.ts";
+import { ToolSet } from "../../../mod.ts";
 
 /** A transport on fresh streams, and what it delivered, reported and whether it closed. */
 async function opened(maxLineBytes?: number) {
@@ -117,4 +120,143 @@ Deno.test("messages are written a line each, and stdin's end closes the transpor
     { message: "Cannot send to the MCP client as the connection is closed" },
   );
   await assert.rejects(transport.start(), { message: "Cannot start the stdio transport as it already started" });
+});
+
+/** Waits up to 10 s for `done`. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 2_000 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+/** Hands `bytes` to stdin as a pipe does: `size` bytes a read, each read a task of its own. */
+async function pushInReads(push: (chunk: Uint8Array) => void, bytes: Uint8Array, size: number): Promise<void> {
+  for (let at = 0; at < bytes.length; at += size) {
+    push(bytes.subarray(at, at + size));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}
+
+Deno.test("a flood of pings, in one chunk or a pipe's reads, is answered in order without holding the loop", async () => {
+  // The SDK takes each message in 0.1–0.3 ms of promise turns before the next task: a 64 KiB read of pings held the
+  // loop for 0.3 s, one chunk of 20,000 for seconds.
+  const count = 20_000;
+  const pings = Array.from({ length: count }, (_, i) => `{"jsonrpc":"2.0","id":${i + 1},"method":"ping"}\n`).join("");
+  const bytes = encoder.encode(pings);
+  const serve = (readBytes: number) => async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const ids: number[] = [];
+    let text = "";
+    stdout.on("data", (chunk: Uint8Array) => {
+      const lines = (text + new TextDecoder().decode(chunk)).split("\n");
+      text = lines.pop()!;
+      for (const line of lines) ids.push(JSON.parse(line).id);
+    });
+    const running = serveStdio(new ToolSet(), { name: "s", version: "1" }, {
+      transport: new ServerStdioTransport(stdin, stdout),
+    });
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+    };
+    stdin.emit("data", `${JSON.stringify(initialize)}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n`);
+    await until(() => ids.length === 1);
+    await pushInReads((chunk) => void stdin.emit("data", chunk), bytes, readBytes);
+    await until(() => ids.length === count + 1);
+    await running.close();
+    return ids;
+  };
+  const { results, gapMs } = await largestGapOfEach([serve(bytes.length), serve(65_536)]);
+  for (const ids of results) assert.deepEqual(ids, Array.from({ length: count + 1 }, (_, i) => i));
+  assert.ok(gapMs < gapBound(), `answering ${count} pings held the loop ${gapMs} ms`);
+});
+
+Deno.test("lines that are no message, flooding in, are each reported without holding the loop", async () => {
+  // Each is parsed, found no message and reported: a 16 KiB read of them held the loop for 0.1–0.2 s.
+  const read = encoder.encode("1\n".repeat(8_192));
+  const { result: errors, gapMs } = await largestGap(async () => {
+    const { push, errors } = await opened();
+    push(read);
+    await until(() => errors.length === 8_192);
+    return errors;
+  });
+  assert.equal(errors.length, 8_192);
+  assert.match(errors[0], /^Cannot read a line on stdin as it is no JSON-RPC message \(/);
+  assert.ok(gapMs < gapBound(), `reporting 8,192 lines held the loop ${gapMs} ms`);
+});
+
+const idOf = (message: object) => "id" in message ? message.id : undefined;
+
+/** A long request and 200 pings after it, as the lines of one write. */
+function longThenPings() {
+  const items = Array.from({ length: 100_000 }, (_, i) => ({ n: i }));
+  const long = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t", arguments: { items } } };
+  const pings = Array.from({ length: 200 }, (_, i) => ({ jsonrpc: "2.0", id: i + 2, method: "ping" }));
+  const messages = [long, ...pings];
+  return { messages, text: messages.map((message) => `${JSON.stringify(message)}\n`).join("") };
+}
+
+Deno.test("what stdin read before its end, a long line and the lines after it, is delivered before the end closes", async () => {
+  // The end closed the transport at once, and the long line, still being parsed, and those after it were dropped.
+  const { stdin, messages, isClosed } = await opened();
+  const sent = longThenPings();
+  stdin.end(sent.text);
+  await until(isClosed);
+  // Ids first: a failing comparison of the long message itself would take long to tell its difference.
+  assert.deepEqual(messages.map(idOf), sent.messages.map(idOf));
+  assert.deepEqual(messages, sent.messages);
+});
+
+Deno.test("stdin is paused while lines wait, so that what the client sends meanwhile stays in the pipe", async () => {
+  const { stdin, messages } = await opened();
+  const sent = longThenPings();
+  stdin.write(sent.text);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  // The long line is being parsed.
+  assert.equal(messages.length, 0);
+  assert.equal(stdin.isPaused(), true);
+  await until(() => messages.length === sent.messages.length);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal(stdin.isPaused(), false);
+  assert.deepEqual(messages.map(idOf), sent.messages.map(idOf));
+});
+
+Deno.test("closing stops the work on lines read: a long line's parse and those after it", async () => {
+  const { transport, push, messages } = await opened();
+  const items = Array.from({ length: 300_000 }, (_, i) => `{"k${i % 7}":${i}}`).join(",");
+  const line = `{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":[${items}]}}\n`;
+  // The timers the transport sets to pause, counted from here on; the test's own waits are not.
+  const original = globalThis.setTimeout;
+  const wait = (ms: number) => new Promise((resolve) => original(resolve, ms));
+  let timers = 0;
+  globalThis.setTimeout = ((...args: Parameters<typeof original>) => {
+    timers++;
+    return original(...args);
+  }) as typeof original;
+  try {
+    push(encoder.encode(line.repeat(3)));
+    await wait(20);
+    assert.ok(timers > 0);
+    await transport.close();
+    await wait(30);
+    const afterClose = timers;
+    await wait(300);
+    assert.equal(timers, afterClose, "the lines were still being parsed after the close");
+  } finally {
+    globalThis.setTimeout = original;
+  }
+  assert.deepEqual(messages, []);
+});
+
+Deno.test("closed transports leave one listener for stdout's late errors, whatever their number", async () => {
+  const stdout = new PassThrough();
+  for (let i = 0; i < 12; i++) {
+    const transport = new ServerStdioTransport(new PassThrough(), stdout);
+    await transport.start();
+    await transport.close();
+  }
+  assert.equal(stdout.listenerCount("error"), 1);
+  // A write failing once the client is gone ends nothing.
+  stdout.emit("error", new Error("EPIPE"));
 });
