@@ -4,9 +4,10 @@
 // children with it; stderr is kept (bounded) instead of mixed into the
 // host's output; a line that is not JSON-RPC is reported and skipped; a
 // line over the message limit fails the request it answers, and ends the
-// connection, saying so, only when it cannot be told apart; and close()
-// ends stdin, then signals the group after a short grace period rather than
-// waiting seconds.
+// connection, saying so, only when it cannot be told apart; lines are
+// handed on a turn's share at a time, stdout paused while any wait, so that a
+// flood of them cannot hold the host; and close() ends stdin, then signals
+// the group after a short grace period rather than waiting seconds.
 
 import { type ChildProcess, spawn } from "node:child_process";
 import process from "node:process";
@@ -17,6 +18,7 @@ import { readMessage, UnreadRequest } from "./_paced_message.ts";
 import { headOfLong, type LongMessage, opensObject, toldAtEnd, toldByHead } from "./_long_message.ts";
 import type { TopLevel } from "../_paced_json.ts";
 import { slices } from "../../core/common/_slices.ts";
+import { PacedLines } from "../_paced_lines.ts";
 
 /** How to start a stdio MCP server. */
 export interface StdioServerParameters {
@@ -91,8 +93,8 @@ export class StdioTransport implements Transport {
   #stderr = "";
   #errDecoder = new TextDecoder();
   #closed = false;
-  /** The long line being read, with the lines queued behind it; undefined when none is. */
-  #reading: Promise<void> | undefined;
+  /** Set once the server is spawned: its stdout's lines, handed on in order and a turn's share at a time. */
+  #paced: PacedLines | undefined;
   readonly #pause = slices();
   #fault: string | undefined;
   #exit: string | undefined;
@@ -126,7 +128,7 @@ export class StdioTransport implements Transport {
   #longStarts(head: string): boolean {
     // Only an object can say which message it is; anything else that long ends the connection at once.
     if (!opensObject(head)) return false;
-    this.#inTurn(async () => {
+    this.#paced!.later(async () => {
       const start = await headOfLong(head, this.#pause);
       const told = toldByHead(head, start, this.#params.maxMessageBytes);
       this.#longHead = { start, told: told !== undefined };
@@ -137,7 +139,7 @@ export class StdioTransport implements Transport {
 
   /** The end of the long line being skipped: told apart by its tail too, unless its head told already. */
   #longEnds(head: string, tail: string): void {
-    this.#inTurn(() => {
+    this.#paced!.later(() => {
       const { start, told } = this.#longHead!;
       this.#longHead = undefined;
       if (!told) this.#insteadOfLong(toldAtEnd(head, start, tail, this.#params.maxMessageBytes));
@@ -190,18 +192,24 @@ export class StdioTransport implements Transport {
         return;
       }
       this.#child = child;
+      const paced = new PacedLines(child.stdout!, (bytes) => this.#stdout.push(bytes), () => this.#closed);
+      this.#paced = paced;
       this.#exited = new Promise((done) => {
         let drain: ReturnType<typeof setTimeout> | undefined;
-        const end = () => {
-          clearTimeout(drain);
-          this.#finish();
-          done();
-        };
+        // Ends once the lines read before it are handed on.
+        const end = () =>
+          paced.settled(() => {
+            clearTimeout(drain);
+            this.#finish();
+            done();
+          });
         child.once("exit", (code, signal) => {
           this.#exit ??= signal ? `was killed by ${signal}` : `exited with code ${code}`;
           // "close" waits for stdout to drain, which a leftover grandchild
-          // holding the pipe can delay for ever: a crash is reported soon anyway.
-          drain = setTimeout(end, EXIT_DRAIN_MS);
+          // holding the pipe can delay for ever: a crash is reported soon
+          // anyway, counted from when the lines read wait no more, since what
+          // the pipe held while they waited is read only then.
+          paced.settled(() => drain = setTimeout(end, EXIT_DRAIN_MS));
         });
         child.once("close", end);
       });
@@ -212,7 +220,7 @@ export class StdioTransport implements Transport {
       });
       child.once("spawn", () => resolve());
       child.stdin?.on("error", (error) => this.onerror?.(error));
-      child.stdout?.on("data", (chunk: Uint8Array) => this.#stdout.push(chunk));
+      child.stdout?.on("data", (chunk: Uint8Array) => paced.read(chunk));
       child.stderr?.on("data", (chunk: Uint8Array) => {
         const text = this.#stderr + this.#errDecoder.decode(chunk, { stream: true });
         this.#stderr = text.length > this.#params.stderrLimit ? text.slice(-this.#params.stderrLimit) : text;
@@ -221,36 +229,33 @@ export class StdioTransport implements Transport {
   }
 
   #line(line: string): void {
-    // A short line with none before it still being read is read and delivered at once.
-    if (this.#reading === undefined && line.length <= PIECE_CHARS) {
-      let message: JSONRPCMessage;
-      try {
-        message = parseJSONRPCMessage(JSON.parse(line));
-      } catch {
-        return this.#skip(line);
-      }
-      return this.#deliver(message);
-    }
+    // A short line with none waiting before it, within the turn's share, is read and delivered at once.
+    const short = line.length <= PIECE_CHARS;
+    if (short && this.#paced!.now()) return this.#readShort(line);
     // A long line is read in paced pieces; the lines after it wait their turn, so that order is kept.
-    this.#inTurn(async () => {
-      let message: JSONRPCMessage;
-      try {
-        message = await readMessage(line, this.#pause);
-      } catch (error) {
-        // A request refused so is answered, rather than left to wait for its timeout.
-        if (error instanceof UnreadRequest) this.send(error.answer).catch(() => {});
-        return this.#skip(line);
-      }
-      this.#deliver(message);
-    });
+    this.#paced!.later(() => short ? this.#readShort(line) : this.#readLong(line));
   }
 
-  /** Runs `step` after the steps queued before it, so that lines are delivered in the order they came. */
-  #inTurn(step: () => void | Promise<void>): void {
-    const reading: Promise<void> = (this.#reading ?? Promise.resolve()).then(step).finally(() => {
-      if (this.#reading === reading) this.#reading = undefined;
-    });
-    this.#reading = reading;
+  #readShort(line: string): void {
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(JSON.parse(line));
+    } catch {
+      return this.#skip(line);
+    }
+    this.#deliver(message);
+  }
+
+  async #readLong(line: string): Promise<void> {
+    let message: JSONRPCMessage;
+    try {
+      message = await readMessage(line, this.#pause);
+    } catch (error) {
+      // A request refused so is answered, rather than left to wait for its timeout.
+      if (error instanceof UnreadRequest) this.send(error.answer).catch(() => {});
+      return this.#skip(line);
+    }
+    this.#deliver(message);
   }
 
   #skip(line: string): void {

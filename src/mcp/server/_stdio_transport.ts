@@ -20,33 +20,18 @@ import { LineReader } from "../_line_reader.ts";
 import { unreadRefusal } from "./_message_depth.ts";
 import { MESSAGE_BOUNDS, parsePaced, PIECE_CHARS, reasonOf, topLevelOf } from "../_paced_json.ts";
 import { slices } from "../../core/common/_slices.ts";
+import { PacedLines } from "../_paced_lines.ts";
 
 /** The longest line read, in bytes: the bound of the SDK's stdio transport. */
 const MAX_LINE_BYTES = 10 * 1024 * 1024;
 /** The longest string id a refusal is sent to. */
 const MAX_ID_CHARS = 4_096;
-/**
- * The most lines handed on in one turn of the event loop. A line costs 0.02–0.3 ms in one stretch, reported as no
- * message or taken by the SDK in promise turns that all run before the next task: one 64 KiB read of 1,500 pings held
- * the loop for 0.3 s, one of 32,000 lines that are no message for 0.4–0.8 s.
- */
-const LINES_A_TURN = 64;
-/**
- * The most bytes split into lines in one turn: what a pipe hands over at once in Deno, Node and Bun. A larger chunk
- * is split a piece a turn: 4.5 MB of short lines took 0.1–0.2 s to split whole.
- */
-const READ_BYTES = 64 * 1024;
 
 /**
  * Left on stdout by a closed transport, once however many close on it: a write failing late (the client gone) must
  * not end the process as unhandled, and a listener left by each would hold it and its server in memory.
  */
 function ignoreLateError(): void {}
-
-/** Resolves in a later task, once the promise turns queued before it (the server's work on a message) have run. */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
 
 /** An MCP transport over a readable stream of lines in and a writable one out (stdin and stdout). */
 export class ServerStdioTransport implements Transport {
@@ -60,16 +45,7 @@ export class ServerStdioTransport implements Transport {
   readonly #slice = slices();
   /** Aborted on close, so that a long line's parse stops at its next pause. */
   readonly #closing = new AbortController();
-  /** Lines read and not yet handed on, in order: behind a long one being parsed, or past a turn's share. */
-  readonly #waiting: string[] = [];
-  /** What stdin handed over and is not yet split into lines, in order, after the lines waiting. */
-  readonly #unread: Uint8Array[] = [];
-  /** Whether what waits is being handed on; stdin is paused meanwhile. */
-  #draining = false;
-  /** Lines handed on since the event loop last had a turn. */
-  #linesThisTurn = 0;
-  /** Stdin ended while lines waited: the transport closes once they are handed on. */
-  #ended = false;
+  readonly #paced: PacedLines;
   #started = false;
   #closed = false;
 
@@ -89,19 +65,14 @@ export class ServerStdioTransport implements Transport {
         void this.close();
       },
     });
+    this.#paced = new PacedLines(stdin, (bytes) => this.#lines.push(bytes), () => this.#closed);
   }
 
-  readonly #onData = (chunk: Uint8Array | string): void => {
-    const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
-    if (!this.#draining && bytes.length <= READ_BYTES) return this.#lines.push(bytes);
-    this.#unread.push(bytes);
-    this.#startDraining();
-  };
+  readonly #onData = (chunk: Uint8Array | string): void =>
+    this.#paced.read(typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk);
   readonly #onError = (error: Error): void => this.onerror?.(error);
-  readonly #onEnd = (): void => {
-    if (this.#draining) this.#ended = true;
-    else void this.close();
-  };
+  // Closed once the lines read before the end are handed on.
+  readonly #onEnd = (): void => this.#paced.settled(() => this.close());
   readonly #onStdoutError = (error: Error): void => {
     this.onerror?.(error);
     void this.close();
@@ -122,52 +93,9 @@ export class ServerStdioTransport implements Transport {
 
   #line(line: string): void {
     // A short line with none waiting before it, within the turn's share, is read and delivered at once.
-    if (!this.#draining && line.length <= PIECE_CHARS && ++this.#linesThisTurn <= LINES_A_TURN) {
-      return this.#deliver(line, () => JSON.parse(line));
-    }
-    this.#waiting.push(line);
-    this.#startDraining();
-  }
-
-  #startDraining(): void {
-    if (this.#draining) return;
-    this.#draining = true;
-    // What the client sends meanwhile stays in the pipe, not in this process.
-    this.#stdin.pause();
-    void this.#drain();
-  }
-
-  /** Hands on what waits, in order, a turn's share of lines and a piece of bytes at a time; then reads on. */
-  async #drain(): Promise<void> {
-    while (!this.#closed) {
-      const line = this.#waiting.shift();
-      if (line === undefined) {
-        const bytes = this.#unread.shift();
-        if (bytes === undefined) break;
-        if (bytes.length > READ_BYTES) this.#unread.unshift(bytes.subarray(READ_BYTES));
-        await nextTurn();
-        this.#linesThisTurn = 0;
-        // Its lines are the next to wait.
-        this.#lines.push(bytes.subarray(0, READ_BYTES));
-        continue;
-      }
-      if (++this.#linesThisTurn > LINES_A_TURN) {
-        await nextTurn();
-        this.#linesThisTurn = 1;
-      }
-      if (line.length <= PIECE_CHARS) this.#deliver(line, () => JSON.parse(line));
-      else await this.#readLong(line);
-    }
-    this.#waiting.length = 0;
-    this.#unread.length = 0;
-    this.#draining = false;
-    if (!this.#ended) {
-      if (!this.#closed) this.#stdin.resume();
-      return;
-    }
-    // Closed as the end would have closed it: after the server's work on the last lines, in a later task.
-    await nextTurn();
-    await this.close();
+    const short = line.length <= PIECE_CHARS;
+    if (short && this.#paced.now()) return this.#deliver(line, () => JSON.parse(line));
+    this.#paced.later(() => short ? this.#deliver(line, () => JSON.parse(line)) : this.#readLong(line));
   }
 
   async #readLong(line: string): Promise<void> {

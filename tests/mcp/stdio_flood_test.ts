@@ -1,0 +1,33 @@
+// A stdio server that floods its stdout with short lines never holds the
+// host's event loop for long: the transport hands lines on a turn's share at
+// a time, the server's stdout paused while any wait, and in the order they
+// came, so the call's answer, written after the flood, still ends the call.
+
+import assert from "node:assert/strict";
+import { ToolSet } from "../../mod.ts";
+import { connectMcpServer } from "../../mcp.ts";
+import { serverEnv, TEST_LOCK } from "./_helpers.ts";
+import { gapBound, largestGap } from "../fixtures/event_loop.ts";
+
+const FLOOD = new URL("./fixtures/flood_server.ts", import.meta.url).pathname;
+
+// Each line took 0.01–0.03 ms of the SDK's work in one stretch: 20,000 held the loop for 0.2–0.6 s.
+for (const kind of ["message", "stray", "garbage"]) {
+  Deno.test(`a stdio server's 20,000 lines (${kind}) are taken in order without holding the loop`, async () => {
+    let errors = 0;
+    await using connection = await connectMcpServer({
+      name: "flood",
+      command: Deno.execPath(),
+      args: ["run", TEST_LOCK, "--no-prompt", FLOOD, kind],
+      env: serverEnv(),
+      onError: () => void errors++,
+    });
+    const tools = new ToolSet().register(...connection.tools);
+    const { result: end, gapMs } = await largestGap(() =>
+      tools.call({ id: "f", name: "flood__flood", arguments: {} }, { timeoutMs: 30_000 })
+    );
+    assert.deepEqual(end.type === "output" && end.result.content, [{ type: "text", text: "flooded" }]);
+    if (kind === "stray" || kind === "garbage") assert.ok(errors >= 20_000, `${errors} reported`);
+    assert.ok(gapMs < gapBound(), `20,000 lines (${kind}) held the loop ${gapMs} ms`);
+  });
+}
