@@ -24,16 +24,8 @@ export interface Pausable {
 /** A line's work, or another step to take in its place among the lines. */
 export type LineStep = () => void | Promise<void>;
 
-/**
- * Resolves in a later task, once the promise turns queued before it (the work on a message) have run.
- *
- * @returns A promise that resolves after a zero-delay timer.
- * @example
- * ```ts
- * await nextTurn();
- * ```
- */
-export function nextTurn(): Promise<void> {
+/** Resolves in a later task, once the promise turns queued before it (the work on a message) have run. */
+function nextTurn(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
@@ -50,8 +42,8 @@ export class PacedLines {
   #draining = false;
   /** Lines handed on since the event loop last had a turn. */
   #linesThisTurn = 0;
-  /** What runs once what waits is handed on. */
-  #settled: (() => unknown) | undefined;
+  /** What runs once what waits is handed on, in the order it was asked for. */
+  #settled: (() => unknown)[] = [];
 
   /**
    * @param source The stream, paused while anything waits.
@@ -84,7 +76,7 @@ export class PacedLines {
 
   /** Runs `then` once nothing waits: at once, or in a later task once what waits is handed on and the stream goes on. */
   settled(then: () => unknown): void {
-    if (this.#draining) this.#settled = then;
+    if (this.#draining) this.#settled.push(then);
     else then();
   }
 
@@ -121,11 +113,11 @@ export class PacedLines {
     this.#unread.length = 0;
     this.#draining = false;
     if (!this.#closed()) this.#source.resume();
-    const then = this.#settled;
-    if (then === undefined) return;
-    this.#settled = undefined;
+    const settled = this.#settled;
+    if (settled.length === 0) return;
+    this.#settled = [];
     // As it would have run had nothing waited: after the work on the last lines, in a later task.
     await nextTurn();
-    await then();
+    for (const then of settled) await then();
   }
 }
