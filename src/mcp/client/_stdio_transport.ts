@@ -36,6 +36,13 @@ export interface StdioServerParameters {
 
 const EXIT_DRAIN_MS = 200;
 
+/**
+ * The most messages waiting for the server to read its stdin before the host's answers to its requests are refused:
+ * a server that floods requests and reads none of the answers would otherwise queue them without bound, and have
+ * their callbacks run in one stretch once it reads.
+ */
+export const MAX_WAITING_WRITES = 1_024;
+
 // The environment a server gets beneath the host's own `env`: enough to find
 // binaries, a home, its package caches, the network's proxies and
 // certificates, and Windows' system folders; no credentials by default.
@@ -98,6 +105,8 @@ export class StdioTransport implements Transport {
   readonly #pause = slices();
   #fault: string | undefined;
   #exit: string | undefined;
+  /** Messages written to stdin that the server has not read yet. */
+  #waitingWrites = 0;
   /** What the head of the long line being skipped said, and whether that told what the line is. */
   #longHead: { readonly start: TopLevel; readonly told: boolean } | undefined;
   /** Why it could not start, when it could not. */
@@ -282,8 +291,22 @@ export class StdioTransport implements Transport {
     if (this.#closed || !stdin || stdin.destroyed) {
       return Promise.reject(new Error("Cannot send to the MCP server as its process is not running"));
     }
+    // The host's own requests are bounded by the host, each by its timeout; answers to the server are not.
+    if (this.#waitingWrites >= MAX_WAITING_WRITES && !("method" in message)) {
+      return Promise.reject(
+        new Error(
+          `Cannot answer the MCP server's request ${
+            JSON.stringify(message.id)
+          } as it has not read the host's last ${this.#waitingWrites} messages: current bound is ${MAX_WAITING_WRITES}`,
+        ),
+      );
+    }
+    this.#waitingWrites++;
     return new Promise((resolve, reject) => {
-      stdin.write(`${JSON.stringify(message)}\n`, (error) => error ? reject(error) : resolve());
+      stdin.write(`${JSON.stringify(message)}\n`, (error) => {
+        this.#waitingWrites--;
+        error ? reject(error) : resolve();
+      });
     });
   }
 
