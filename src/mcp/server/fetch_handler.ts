@@ -60,6 +60,13 @@ export interface McpFetchHandlerOptions extends McpServeOptions {
    */
   readonly maxBodyBytes?: number;
   /**
+   * The longest a request body may take to arrive, in ms, counted from when
+   * its reading begins; one still arriving then is answered `408` and not
+   * read further, so a client that sends a byte now and then cannot hold a
+   * request open. Default 30 seconds.
+   */
+  readonly bodyTimeoutMs?: number;
+  /**
    * The host names (no port) the `Host` header may name; anything else is
    * answered `403`, which stops DNS-rebinding attacks on a local server.
    * Default: `localhost`, `127.0.0.1` and `[::1]` only, so a deployed server
@@ -119,6 +126,10 @@ export interface McpFetchHandler {
 
 /** Default bound on a request body: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES: number = 1024 * 1024;
+/** Default bound on the time a request body takes to arrive, in ms. */
+const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+/** The longest delay a timer takes. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Default bound on open 2025-era sessions. */
 export const DEFAULT_MAX_SESSIONS = 256;
 /** Default idle time after which a 2025-era session is closed: 10 minutes. */
@@ -237,6 +248,12 @@ export function createMcpFetchHandler(
 ): McpFetchHandler {
   const resolved = resolveServeOptions(info, options);
   const maxBodyBytes = positiveInteger(options.maxBodyBytes, "options.maxBodyBytes", DEFAULT_MAX_BODY_BYTES);
+  const bodyTimeoutMs = positiveInteger(
+    options.bodyTimeoutMs,
+    "options.bodyTimeoutMs",
+    DEFAULT_BODY_TIMEOUT_MS,
+    MAX_TIMER_MS,
+  );
   const allowedHosts = checkNames(options.allowedHosts, "options.allowedHosts") ??
     (options.allowedHosts === undefined ? localhostAllowedHostnames() : undefined);
   const allowedOrigins = checkNames(options.allowedOrigins, "options.allowedOrigins") ??
@@ -294,15 +311,18 @@ export function createMcpFetchHandler(
       authInfo = verdict;
     }
     if (request.method !== "POST") return await route(request, authInfo);
-    let body: Uint8Array | undefined;
+    let body: Uint8Array | "size" | "time";
     try {
-      body = await readBounded(request, maxBodyBytes);
+      body = await readBounded(request, maxBodyBytes, bodyTimeoutMs);
     } catch {
       // The client's stream failed (a reset connection): the request's fault, not the server's.
       return jsonRpcError(400, -32700, "Cannot read the request as its body could not be read to its end");
     }
-    if (body === undefined) {
+    if (body === "size") {
       return jsonRpcError(413, -32600, `Cannot read the request as its body is over ${maxBodyBytes} bytes`);
+    }
+    if (body === "time") {
+      return jsonRpcError(408, -32600, `Cannot read the request as its body took over ${bodyTimeoutMs} ms to arrive`);
     }
     let parsedBody: unknown;
     try {

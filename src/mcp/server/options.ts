@@ -64,12 +64,20 @@ export const DEFAULT_MAX_CALLS_IN_FLIGHT = 64;
 /** Default number of tools in a `tools/list` page. */
 export const DEFAULT_PAGE_SIZE = 100;
 
-/** Checks a positive-integer option, naming it in the message. */
-export function positiveInteger(value: unknown, name: string, fallback: number): number {
+/** Checks a positive-integer option of at most `max` (a delay, at most a timer's 2^31 - 1), naming it in the message. */
+export function positiveInteger(
+  value: unknown,
+  name: string,
+  fallback: number,
+  max: number = Number.MAX_SAFE_INTEGER,
+): number {
   if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1 || value > max) {
     const problem = typeof value === "number" ? RangeError : TypeError;
-    throw new problem(`Cannot serve MCP as ${name} must be a positive integer: current value is ${showValue(value)}`);
+    const upTo = max === Number.MAX_SAFE_INTEGER ? "" : ` up to ${max}`;
+    throw new problem(
+      `Cannot serve MCP as ${name} must be a positive integer${upTo}: current value is ${showValue(value)}`,
+    );
   }
   return value;
 }

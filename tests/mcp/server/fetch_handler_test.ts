@@ -161,6 +161,39 @@ Deno.test("a body that never ends stops being read when its request's signal abo
   await handler.close();
 });
 
+Deno.test("a body still arriving after bodyTimeoutMs is answered 408 and not read further", async () => {
+  const handler = createMcpFetchHandler(new ToolSet(), INFO, { bodyTimeoutMs: 100 });
+  let cancelled = false;
+  let pending = 0;
+  // A byte every 20 ms: no signal aborts it and it never passes maxBodyBytes, so only the time bound ends it.
+  const trickle = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      pending++;
+      controller.enqueue(new TextEncoder().encode(" "));
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const answered = await Promise.race([
+    handler.fetch(post(trickle)),
+    new Promise<undefined>((resolve) => timer = setTimeout(() => resolve(undefined), 5_000)),
+  ]).finally(() => clearTimeout(timer));
+  assert.ok(answered, "the handler was still reading the body after 5 s");
+  assert.equal(answered.status, 408);
+  assert.match(
+    (await answered.json()).error.message,
+    /^Cannot read the request as its body took over 100 ms to arrive$/,
+  );
+  assert.ok(cancelled && pending >= 2, `${pending} pieces read`);
+  // A body that arrives in time is read as ever.
+  const listed = await handler.fetch(post(JSON.stringify(listRequest)));
+  assert.equal(listed.status, 200);
+  await handler.close();
+});
+
 Deno.test("a burst of initialize requests opens no more sessions than maxSessions; the rest are answered 503", async () => {
   const handler = createMcpFetchHandler(new ToolSet(), INFO, { legacy: "sessionful", maxSessions: 2 });
   const initialize = {
@@ -364,6 +397,7 @@ Deno.test("malformed options are refused when the handler is made, with the opti
   const tools = new ToolSet();
   assert.throws(() => createMcpFetchHandler(tools, { name: "" } as never), /Cannot serve MCP as info/);
   assert.throws(() => createMcpFetchHandler(tools, INFO, { maxBodyBytes: 0 }), RangeError);
+  assert.throws(() => createMcpFetchHandler(tools, INFO, { bodyTimeoutMs: 2 ** 31 }), /up to 2147483647/);
   assert.throws(() => createMcpFetchHandler(tools, INFO, { maxCallsInFlight: 1.5 }), /options.maxCallsInFlight/);
   assert.throws(() => createMcpFetchHandler(tools, INFO, { allowedHosts: "localhost" as never }), TypeError);
   assert.throws(() => createMcpFetchHandler(tools, INFO, { legacy: "sometimes" as never }), /options.legacy/);
