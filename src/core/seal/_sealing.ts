@@ -26,7 +26,12 @@ const DOMAIN = "salvor-record-seal-v1\n";
 const STAMP_FIELDS = new Set(["v", "kid", "nonce", "iat", "exp", "sub", "mac"]);
 // A stamp is a few short fields, read alone before the record, within bounds of its own (loose enough that
 // readStamp, not the bounds, says what is wrong with a stamp that is not far off).
-const STAMP_LIMITS: CanonicalLimits = Object.freeze({ maxDepth: 2, maxChars: 4096, maxMembers: 64 });
+const STAMP_LIMITS: CanonicalLimits = Object.freeze({
+  maxDepth: 2,
+  maxChars: 4096,
+  maxMembers: 64,
+  maxKeyChars: 4096,
+});
 const HMAC_SHA256 = { name: "HMAC", hash: "SHA-256" } as const;
 
 // Made on first use: touching a global at import would be a side effect (Node defines some lazily).

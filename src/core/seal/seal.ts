@@ -162,7 +162,7 @@ export function nonceStoreOf(nonces: unknown, now: () => number): NonceStore {
  * `undefined` left out), so a record verifies after any JSON round trip
  * and a change to any field, or to the stamp, fails. A record must be
  * plain JSON nested at most 64 levels, at most 16 Mi (16,777,216) characters as JSON text, with
- * no object of more than 50,000 members.
+ * no object of more than 50,000 members or whose keys hold more than 1 Mi characters together.
  *
  * A sealed record is readable by anyone who holds it: the seal proves who
  * wrote it, it hides nothing. Nothing reads a record's fields for you
@@ -260,7 +260,8 @@ export class RecordSeal {
    *   that is not a string of 1 to 1024 characters, or a clock that returns
    *   no finite time.
    * @throws {RangeError} For a record nested deeper than 64 levels, over
-   *   16 Mi characters as JSON text, or with an object of more than 50,000 members.
+   *   16 Mi characters as JSON text, or with an object of more than 50,000 members or whose keys hold more
+   *   than 1 Mi characters together.
    *
    * @example Seal for a subject
    * ```ts

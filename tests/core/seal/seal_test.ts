@@ -718,7 +718,10 @@ Deno.test("RecordSeal.verify() reads a forged record of 16 MB by the work it tak
   // encoded in one stretch (0.09-0.27 s on two cores): 42 strings that escape to six times their length, or one key.
   const forged: [string, unknown][] = [
     ["42 strings of 64K control characters", { ...sealed, input: Array(42).fill("\u0001".repeat(64 * 1024)) }],
-    ["a key of 2.7M control characters", { ...sealed, input: { ["\u0001".repeat(16 * MiB / 6 - 100)]: 1 } }],
+    [
+      "three keys of 0.9M control characters",
+      { ...sealed, input: [0, 1, 2].map((i) => ({ [`${i}${"\u0001".repeat(16 * MiB / 18 - 100)}`]: 1 })) },
+    ],
     ["a string of 16M characters", { ...sealed, input: "x".repeat(16 * MiB - 400) }],
   ];
   for (const [shape, record] of forged) {
@@ -742,6 +745,26 @@ Deno.test("RecordSeal refuses an object of more than 50,000 members: sealing thr
   const sealed = await seal.seal(sampleRecord());
   const result = await seal.verify({ ...sealed, input: wide });
   assert.equal(result.ok === false && result.reason, "malformed");
+});
+
+Deno.test("RecordSeal refuses an object whose keys hold more than 1 Mi characters together: a sort of them held the host", async () => {
+  const seal = new RecordSeal({ key: K1 });
+  // 49,000 keys sharing 300 characters before they differ, in no order: 30-36 ms to sort alone.
+  const prefix = "p".repeat(300);
+  const wide: Record<string, number> = {};
+  for (let i = 49_000; i > 0; i--) wide[`${prefix}${(i * 7_919) % 49_000}`] = 1;
+  const sealed = await seal.seal(sampleRecord());
+  const stored = JSON.parse(JSON.stringify({ ...sealed, input: wide }));
+  const { result, gapMs } = await largestGap(() => seal.verify(stored));
+  assert.equal(result.ok === false && result.reason, "malformed");
+  assert.ok(gapMs < gapBound(), `${gapMs} ms`);
+  await assert.rejects(() => seal.seal({ input: wide }), {
+    name: "RangeError",
+    message: /an object's keys hold more than 1048576 characters together: current count is 14\d{6}$/,
+  });
+  // Up to the bound, keys are sealed and verified as any.
+  const long = { [`a${"k".repeat(1024 * 1024 - 2)}`]: 1, b: 2 };
+  assert.equal((await seal.verify(await seal.seal({ long }))).ok, true);
 });
 
 Deno.test("RecordSeal.verify() refuses a record whose nonce store took its nonce as it expired, and reads any answer but true as replayed", async () => {
