@@ -313,11 +313,10 @@ export class RecordSeal {
    *
    * It reads the record once, into its own copy, and checks and returns
    * that copy: what it returns is what the MAC covered. Anyone may have
-   * written what storage gives back, so the record is read, and the MAC's
-   * text written, in steps that yield to the event loop, paced by the work
-   * they take: a forged record of megabytes does not hold the host while it
-   * is read (WebCrypto then copies the MAC's text in one stretch, a few ms
-   * for 16 MB, more where fresh memory maps slowly). Nothing about the
+   * written what storage gives back, so the record is read, and its
+   * canonical text written and hashed, in steps that yield to the event
+   * loop, paced by the work they take: a forged record of megabytes does
+   * not hold the host while it is read. Nothing about the
    * record makes it throw: a throwing getter, a revoked proxy, a value
    * nested 100,000 levels deep or too large to seal is `malformed`.
    *

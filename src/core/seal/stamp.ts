@@ -36,9 +36,10 @@ export interface SealStamp {
   /** Whom the record is for, when it was sealed for someone. */
   readonly sub?: string;
   /**
-   * HMAC-SHA-256, base64url, of the UTF-8 bytes of `salvor-record-seal-v1`,
-   * a line feed, and the canonical JSON of the record with this stamp less
-   * `mac` (keys sorted by UTF-16 code units, no whitespace).
+   * HMAC-SHA-256, base64url, of the UTF-8 bytes of `salvor-record-seal-v1`
+   * and a line feed, then the SHA-256 digest (32 bytes) of the UTF-8 bytes
+   * of the canonical JSON of the record with this stamp less `mac` (keys
+   * sorted by UTF-16 code units, no whitespace).
    */
   readonly mac: string;
 }
