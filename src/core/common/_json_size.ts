@@ -121,6 +121,13 @@ function remaining(value: unknown, depth: number, maxDepth: number, budget: numb
   }
 }
 
+/** How many items of an array a copy keeps: those up to its last that is not `undefined` (or a hole). */
+export function keptLength(items: readonly unknown[]): number {
+  let length = items.length;
+  while (length > 0 && items[length - 1] === undefined) length--;
+  return length;
+}
+
 /**
  * Whether a value is plain JSON within the limits, decided in one lean
  * pass. False means "not shown to pass", not a diagnosis: the caller walks
@@ -199,7 +206,9 @@ export const NOT_SHOWN: unique symbol = Symbol("not shown");
  * Copies a value that is plain bounded JSON in one lean pass, reading each
  * property once, with sizes counted at their largest; `NOT_SHOWN` when that
  * pass cannot show it passes (too large by that count, not plain JSON, a
- * `__proto__` key), and the caller walks again in detail.
+ * `__proto__` key), and the caller walks again in detail. Members whose
+ * value is `undefined`, and `undefined` items at an array's end, are left
+ * out, as the detailed walk leaves them out of its copy.
  *
  * @param value The value; a getter or proxy that throws makes this throw.
  * @param maxBytes The largest encoded size allowed, in UTF-8 bytes.
@@ -232,9 +241,9 @@ function copyOf(value: unknown, depth: number, maxDepth: number, budget: { left:
       const inner = depth + 1;
       if (inner > maxDepth) return NOT_SHOWN;
       if (Array.isArray(value)) {
-        const length = value.length;
-        budget.left -= length + 2;
+        budget.left -= value.length + 2;
         if (budget.left < 0) return NOT_SHOWN;
+        const length = keptLength(value);
         const copy: unknown[] = new Array(length);
         for (let i = 0; i < length; i++) {
           const item = copyOf(value[i], inner, maxDepth, budget);
@@ -251,11 +260,13 @@ function copyOf(value: unknown, depth: number, maxDepth: number, budget: { left:
       for (const key of keys) {
         // Assigning "__proto__" would set the copy's prototype: the detailed walk defines it as a key.
         if (key === "__proto__") return NOT_SHOWN;
+        const member = (value as Record<string, unknown>)[key];
+        if (member === undefined) continue;
         const keyBytes = stringBytesAtMost(key);
         if (keyBytes < 0) return NOT_SHOWN;
         budget.left -= keyBytes + 1;
         if (budget.left < 0) return NOT_SHOWN;
-        const item = copyOf((value as Record<string, unknown>)[key], inner, maxDepth, budget);
+        const item = copyOf(member, inner, maxDepth, budget);
         if (item === NOT_SHOWN) return NOT_SHOWN;
         copy[key] = item;
       }

@@ -77,7 +77,12 @@ class Walk {
   // The path is kept as tokens and joined only on failure, so a passing walk
   // builds no strings.
   readonly tokens: (string | number)[] = [];
-  constructor(readonly limits: JsonLimits) {}
+  /**
+   * @param limits The bounds.
+   * @param leaveOut Whether members whose value is `undefined`, and the `undefined` items at an array's end, are left
+   *   out of the copy (as JSON.stringify leaves such members out) rather than refused.
+   */
+  constructor(readonly limits: JsonLimits, readonly leaveOut: boolean) {}
 
   fail(keyword: LimitProblem["keyword"], message: string): typeof FAILED {
     this.problem = { path: toPointer(this.tokens), keyword, message };
@@ -159,15 +164,29 @@ class Walk {
 
   array(items: unknown[], depth: number): unknown {
     const length = items.length;
-    if (!this.addBytes(length === 0 ? 2 : length + 1)) return FAILED;
+    // Every item is charged before any is read, one left off too, so that a long sparse array fails at once.
+    if (!this.addBytes(delimiterBytes(length))) return FAILED;
     const copy: unknown[] = [];
+    // The first of the undefined items read last, left off unless an item follows them.
+    let leftOff = -1;
     for (let i = 0; i < length; i++) {
       this.tokens.push(i);
-      const item = this.value(items[i], depth);
+      const source = items[i];
+      if (source === undefined && this.leaveOut) {
+        if (leftOff < 0) leftOff = i;
+        this.tokens.pop();
+        continue;
+      }
+      if (leftOff >= 0) {
+        this.tokens[this.tokens.length - 1] = leftOff;
+        return this.value(undefined, depth);
+      }
+      const item = this.value(source, depth);
       if (item === FAILED) return FAILED;
       copy.push(item);
       this.tokens.pop();
     }
+    this.bytes -= delimiterBytes(length) - delimiterBytes(copy.length);
     return copy;
   }
 
@@ -181,13 +200,18 @@ class Walk {
       );
     }
     const keys = Object.keys(record);
-    if (!this.addBytes(keys.length === 0 ? 2 : keys.length + 1)) return FAILED;
+    if (!this.addBytes(2)) return FAILED;
     const entries: [string, unknown][] = [];
     for (const key of keys) {
       this.tokens.push(key);
-      // +1 for the colon after the key.
-      if (!this.string(key) || !this.addBytes(1)) return FAILED;
-      const item = this.value((record as Record<string, unknown>)[key], depth);
+      const member = (record as Record<string, unknown>)[key];
+      if (member === undefined && this.leaveOut) {
+        this.tokens.pop();
+        continue;
+      }
+      // The colon after the key, and the comma before it but for the first.
+      if (!this.string(key) || !this.addBytes(entries.length === 0 ? 1 : 2)) return FAILED;
+      const item = this.value(member, depth);
       if (item === FAILED) return FAILED;
       entries.push([key, item]);
       this.tokens.pop();
@@ -197,9 +221,18 @@ class Walk {
   }
 }
 
+/** The bytes the brackets or braces and commas of an array or object of `count` items take. */
+function delimiterBytes(count: number): number {
+  return count === 0 ? 2 : count + 1;
+}
+
 /** Runs the detailed walk; a getter or proxy that throws while read is a `json` problem. */
-function walk(value: unknown, limits: JsonLimits): { readonly copy: unknown; readonly problem?: LimitProblem } {
-  const walk = new Walk(limits);
+function walk(
+  value: unknown,
+  limits: JsonLimits,
+  leaveOut = false,
+): { readonly copy: unknown; readonly problem?: LimitProblem } {
+  const walk = new Walk(limits, leaveOut);
   let copy: unknown = FAILED;
   try {
     copy = walk.value(value, 0);
@@ -213,7 +246,12 @@ function walk(value: unknown, limits: JsonLimits): { readonly copy: unknown; rea
  * Copies a value that must be plain JSON within the limits, reading each
  * property exactly once, or says why it is not. The copy is what the checks
  * saw: a getter that answers differently each time, or a holder that
- * changes the value afterwards, cannot change it.
+ * changes the value afterwards, cannot change it. The copy is the JSON the
+ * value stands for: a member whose value is `undefined` is left out, as
+ * `JSON.stringify` leaves it out (a typed optional field set to
+ * `undefined`), and so are `undefined` items at an array's end (a tuple's
+ * optional items); one before an item that is not is refused, as JSON has
+ * no place for it. {@linkcode checkJsonValue} refuses them all.
  *
  * @param value The value to copy; it is not changed.
  * @param limits The bounds; {@linkcode DEFAULT_LIMITS} when absent.
@@ -228,6 +266,18 @@ function walk(value: unknown, limits: JsonLimits): { readonly copy: unknown; rea
  * const copied = copyJsonValue({ get n() { return ++reads; } });
  * assert.deepEqual(copied, { ok: true, value: { n: 1 } });
  * assert.equal(copyJsonValue({ n: NaN }).ok, false);
+ * ```
+ *
+ * @example What is undefined is left out
+ * ```ts
+ * import { copyJsonValue } from "./limits.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(copyJsonValue({ a: 1, note: undefined, pair: ["x", undefined] }), {
+ *   ok: true,
+ *   value: { a: 1, pair: ["x"] },
+ * });
+ * assert.equal(copyJsonValue({ pair: [undefined, "x"] }).ok, false);
  * ```
  */
 export function copyJsonValue(
@@ -245,7 +295,7 @@ export function copyJsonValue(
     // The detailed walk reads the value again and reports the throw.
   }
   // Whatever it finds is what counts: its copy is what it checked.
-  const { copy, problem } = walk(value, limits);
+  const { copy, problem } = walk(value, limits, true);
   return problem ? { ok: false, problem } : { ok: true, value: copy };
 }
 

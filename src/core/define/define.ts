@@ -273,7 +273,9 @@ function sideOf(
       );
     }
     const derived = deriveOrRefuse(name, side, schema);
-    return { ...derived, parse: (value) => parseWithValibot(schema, value) };
+    // What a handler returns is shown to the model as JSON: a tuple's items left off stay off.
+    const shortTuples = side === "output" && derived.shortTuples;
+    return { ...derived, parse: (value) => parseWithValibot(schema, value, shortTuples) };
   }
   const standard = schema as StandardSchema;
   let jsonSchema = explicit;

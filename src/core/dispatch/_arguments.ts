@@ -2,7 +2,7 @@
 // plain JSON, an object, and a private copy of it.
 
 import type { Diagnostic } from "../common/diagnostics.ts";
-import { checkJsonValue, type JsonLimits } from "../common/limits.ts";
+import { checkJsonValue, copyJsonValue, type JsonLimits } from "../common/limits.ts";
 import { parsedStructureHolds } from "../common/_json_size.ts";
 import { messageOfThrown } from "../common/_describe_thrown.ts";
 
@@ -51,16 +51,10 @@ export function readArguments(raw: unknown, limits: JsonLimits): ReadArguments {
   }
   if (raw !== value) return accept(value, limits, textVouches(raw as string, limits));
   // A value given directly may hold getters or proxies that throw, or that
-  // answer differently when read again: only a data copy is checked and kept.
-  let copy: unknown;
-  try {
-    const problem = checkJsonValue(value, limits);
-    if (problem) return { ok: false, diagnostic: problem };
-    copy = structuredClone(value);
-  } catch (error) {
-    return refuse("json", `Cannot read the arguments as reading them threw: ${messageOfThrown(error)}`);
-  }
-  return accept(copy, limits);
+  // answer differently when read again: it is read once, into the data copy
+  // that is checked and kept (a member set to undefined left out).
+  const copied = copyJsonValue(value, limits);
+  return copied.ok ? anObject(copied.value) : { ok: false, diagnostic: copied.problem };
 }
 
 /**
@@ -82,9 +76,13 @@ function textVouches(text: string, limits: JsonLimits): boolean {
  * object. When its JSON text vouches for its size, strings and containers,
  * only its depth and numbers are checked before the full check would.
  */
-function accept(value: unknown, limits: JsonLimits, vouched = false): ReadArguments {
+function accept(value: unknown, limits: JsonLimits, vouched: boolean): ReadArguments {
   const problem = vouched && parsedStructureHolds(value, limits.maxDepth) ? undefined : checkJsonValue(value, limits);
-  if (problem) return { ok: false, diagnostic: problem };
+  return problem ? { ok: false, diagnostic: problem } : anObject(value);
+}
+
+/** Accepts checked JSON data when it is an object. */
+function anObject(value: unknown): ReadArguments {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return refuse(
       "type",

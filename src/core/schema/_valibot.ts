@@ -20,6 +20,8 @@ export interface DerivedSchema {
   readonly retyped: readonly string[];
   /** Transforms and checks that run after validation but are not in the schema. */
   readonly warnings: readonly string[];
+  /** Whether a tuple in it may leave off its last items, which Valibot's output then holds as `undefined`. */
+  readonly shortTuples: boolean;
 }
 
 interface PipeItem {
@@ -135,6 +137,7 @@ function collectUnshown(node: SchemaNode, path: string[], found: Unshown): void 
 export function deriveJsonSchema(schema: ValibotSchema, side: "input" | "output"): DerivedSchema {
   const refusals: string[] = [];
   const warnings: string[] = [];
+  let shortTuples = false;
   const jsonSchema = toJsonSchema(schema as v.GenericSchema, {
     target: "draft-2020-12",
     typeMode: side,
@@ -142,7 +145,10 @@ export function deriveJsonSchema(schema: ValibotSchema, side: "input" | "output"
     overrideSchema(context) {
       // The converter counts every item of a tuple as required, one that takes `undefined` too.
       const items = (context.valibotSchema as unknown as SchemaNode).items;
-      if (items) context.jsonSchema.minItems = requiredItems(items);
+      if (items) {
+        context.jsonSchema.minItems = requiredItems(items);
+        shortTuples ||= context.jsonSchema.minItems < items.length;
+      }
       if (!context.errors) return undefined;
       for (const error of context.errors) refusals.push(error);
       return context.jsonSchema;
@@ -163,7 +169,7 @@ export function deriveJsonSchema(schema: ValibotSchema, side: "input" | "output"
   }) as JsonSchema;
   const found: Unshown = { side, seen: new Set(), retyped: [], warnings };
   collectUnshown(schema as unknown as SchemaNode, [], found);
-  return { jsonSchema, refusals, retyped: found.retyped, warnings: [...new Set(warnings)] };
+  return { jsonSchema, refusals, retyped: found.retyped, warnings: [...new Set(warnings)], shortTuples };
 }
 
 const TYPE_ISSUES = new Set([
@@ -249,17 +255,36 @@ export function diagnosticsFromValibot(
   return diagnostics;
 }
 
-/** Parses a value with a Valibot schema into a {@linkcode ParseResult}. */
+/**
+ * Parses a value with a Valibot schema into a {@linkcode ParseResult}. With `shortTuples`, the items a tuple's value
+ * left off are left off its output too, where Valibot holds them as `undefined` (as JSON, `null`, which the tuple's
+ * JSON Schema may refuse).
+ */
 export function parseWithValibot(
   schema: ValibotSchema,
   value: unknown,
+  shortTuples = false,
 ): ParseResult | Promise<ParseResult> {
-  if (schema.async) return v.safeParseAsync(schema as v.GenericSchemaAsync, value).then(settle);
-  return settle(v.safeParse(schema as v.GenericSchema, value));
+  const settled = (outcome: v.SafeParseResult<AnySchema>) => settle(outcome, shortTuples);
+  if (schema.async) return v.safeParseAsync(schema as v.GenericSchemaAsync, value).then(settled);
+  return settled(v.safeParse(schema as v.GenericSchema, value));
 }
 
-function settle(outcome: v.SafeParseResult<AnySchema>): ParseResult {
-  if (outcome.success) return { ok: true, value: outcome.output };
+/** Drops the `undefined` items at the end of every array in a value Valibot output, in place. */
+function dropTrailingUndefined(value: unknown, seen: Set<object>): void {
+  if (typeof value !== "object" || value === null || seen.has(value)) return;
+  seen.add(value);
+  if (Array.isArray(value)) {
+    while (value.length > 0 && value[value.length - 1] === undefined) value.length--;
+  }
+  for (const item of Object.values(value)) dropTrailingUndefined(item, seen);
+}
+
+function settle(outcome: v.SafeParseResult<AnySchema>, shortTuples: boolean): ParseResult {
+  if (outcome.success) {
+    if (shortTuples) dropTrailingUndefined(outcome.output, new Set());
+    return { ok: true, value: outcome.output };
+  }
   const report = boundDiagnostics(diagnosticsFromValibot(outcome.issues));
   return { ok: false, diagnostics: report.diagnostics, omitted: report.omitted };
 }

@@ -157,6 +157,31 @@ Deno.test("checkJsonValue() refuses what JSON cannot carry, at its path", () => 
   }
 });
 
+Deno.test("copyJsonValue() leaves out undefined members and an array's undefined items at its end, which checkJsonValue() refuses", () => {
+  const value = { a: 1, note: undefined, pair: ["x", undefined, undefined], holes: [1, , ,], nested: { b: undefined } };
+  const copied = copyJsonValue(value);
+  assert.deepEqual(copied, { ok: true, value: { a: 1, pair: ["x"], holes: [1], nested: {} } });
+  assert.equal(copied.ok && Object.hasOwn(copied.value as object, "note"), false);
+  assert.equal(value.pair.length, 3, "the value given is not changed");
+  assert.equal(checkJsonValue(value)?.path, "/note");
+  // One before an item that is there has no place in JSON.
+  for (const [refused, path] of [[{ pair: [undefined, "x"] }, "/pair/0"], [[1, , 2], "/1"]] as const) {
+    const problem = copyJsonValue(refused);
+    assert.equal(problem.ok === false && `${problem.problem.keyword} ${problem.problem.path}`, `json ${path}`);
+  }
+  // What is left out costs no bytes: the copy's JSON is what the bound holds.
+  const wide = {
+    kept: "x".repeat(90),
+    ...Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`u${i}`, undefined])),
+  };
+  assert.equal(JSON.stringify(wide).length, 101);
+  assert.equal(copyJsonValue(wide, { maxBytes: 101, maxDepth: 4 }).ok, true);
+  assert.equal(copyJsonValue(wide, { maxBytes: 100, maxDepth: 4 }).ok, false);
+  // A long sparse array is charged before it is read: refused at once, not read a billion items.
+  const sparse = copyJsonValue(new Array(1e9));
+  assert.equal(sparse.ok === false && sparse.problem.keyword, "maxBytes");
+});
+
 Deno.test("checkJsonValue() accepts null-prototype objects and escapes keys in paths", () => {
   const bare = Object.assign(Object.create(null), { a: 1 });
   assert.equal(checkJsonValue(bare), undefined);

@@ -36,6 +36,36 @@ Deno.test("defineTool() shows a tuple's trailing optional items as ones its arra
   assertShownAgrees(v.tupleWithRest([v.optional(v.string())], v.number()), [[], ["a"], ["a", 1], [1]], true);
 });
 
+Deno.test("a typed output's optional members and tuple items left undefined are left out: the model reads JSON its shown schema takes", async () => {
+  const outputSchema = v.object({
+    pair: v.tuple([v.string(), v.optional(v.number()), v.optional(v.boolean())]),
+    rows: v.array(v.tuple([v.number(), v.optional(v.string())])),
+    note: v.optional(v.string()),
+  });
+  const tool = defineTool({
+    ...meta,
+    name: "short_tuples",
+    inputSchema: v.object({}),
+    outputSchema,
+    // As the output's type asks: each item there, an optional one as undefined.
+    run: (): v.InferInput<typeof outputSchema> => ({
+      pair: ["a", 1, undefined],
+      rows: [[1, undefined], [2, "b"]],
+      note: undefined,
+    }),
+  });
+  const end = await new ToolSet().register(tool).call({ id: "c", name: "short_tuples", arguments: {} });
+  assert.equal(end.type, "output", JSON.stringify(end));
+  if (end.type !== "output") return;
+  // They were refused as JSON cannot carry undefined, though the output's type asks for them; and Valibot's own
+  // output holds a tuple's item left off as undefined, which JSON writes as null: ["a",1,null].
+  assert.deepEqual(end.result.output, { pair: ["a", 1], rows: [[1], [2, "b"]] });
+  const shown = compileSchema(tool.descriptor.outputSchema!);
+  const text = (end.result.content[0] as { text: string }).text;
+  assert.equal(text, '{"pair":["a",1],"rows":[[1],[2,"b"]]}');
+  assert.equal(shown.validate(JSON.parse(text)).ok, true);
+});
+
 Deno.test("defineTool() leaves out the pattern of a regex with flags, and warns it is not shown", () => {
   const tool = assertShownAgrees(v.pipe(v.string(), v.regex(/^abc$/i)), ["abc", "ABC", "aBc", "abd"], false);
   assert.deepEqual(tool.descriptor.inputSchema, {
