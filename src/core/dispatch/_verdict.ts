@@ -4,7 +4,7 @@
 // message can carry; a payload must be bounded JSON, as it goes into a record.
 
 import { isRecord } from "../common/_is_record.ts";
-import { checkJsonValue, type JsonLimits } from "../common/limits.ts";
+import { copyJsonValue, type JsonLimits } from "../common/limits.ts";
 import { showValue } from "../common/_show_value.ts";
 
 /** A gate's answer, read and checked. */
@@ -40,9 +40,13 @@ export function readVerdict(answer: unknown, limits: JsonLimits): Verdict | stri
     return `its verdict's reason must be a string: current value is ${showValue(reason)}`;
   }
   if (payload !== undefined) {
-    const problem = checkJsonValue(payload, limits);
-    if (problem) return `its verdict's payload must be bounded JSON: at ${problem.path || "/"}, ${problem.message}`;
-    payload = structuredClone(payload);
+    // Read once, into the copy the record keeps: a getter cannot pass the check with one answer and be kept with another.
+    const copied = copyJsonValue(payload, limits);
+    if (!copied.ok) {
+      const { path, message } = copied.problem;
+      return `its verdict's payload must be bounded JSON: at ${path || "/"}, ${message}`;
+    }
+    payload = copied.value;
   }
   return {
     decision: decision as Verdict["decision"],

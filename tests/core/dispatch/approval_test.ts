@@ -208,6 +208,25 @@ Deno.test("a gate's verdict with a reason and payload is kept in the record, and
   assert.equal(done.type, "output");
 });
 
+Deno.test("a gate's verdict payload is read once, into the copy the record keeps; an undefined member is left out", async () => {
+  const write = tool("write_file", ["fs.write"]);
+  let reads = 0;
+  const payload = {
+    note: undefined,
+    get lines(): unknown {
+      reads++;
+      return reads === 1 ? 3 : () => "a function JSON cannot carry";
+    },
+  };
+  const parked = await new ToolSet({ approve: () => ({ decision: "suspend", payload }) }).register(write).call({
+    id: "1",
+    name: "write_file",
+  });
+  assert.equal(parked.type, "suspended", JSON.stringify(parked));
+  assert.deepEqual(parked.type === "suspended" && parked.suspended.payload, { lines: 3 });
+  assert.equal(reads, 1);
+});
+
 Deno.test("a gate's malformed verdict fails the call closed as policy_required, saying why", async () => {
   const write = tool("write_file", ["fs.write"]);
   const cases: [unknown, RegExp][] = [
