@@ -22,14 +22,35 @@ export function slices(
   ms: number = SLICE_MS,
   now: () => number = () => performance.now(),
 ): (signal?: AbortSignal) => Promise<void> {
+  const due = yields(ms, now);
+  return async (signal) => {
+    const turn = due();
+    if (turn === undefined) return;
+    await turn;
+    signal?.throwIfAborted();
+  };
+}
+
+/**
+ * The same pause for a caller that must not cost a promise when no yield is due: `undefined` then, else the turn to
+ * wait for.
+ *
+ * @param ms The longest stretch between two yields.
+ * @param now The clock, in milliseconds.
+ * @returns The check.
+ */
+export function yields(
+  ms: number = SLICE_MS,
+  now: () => number = () => performance.now(),
+): () => Promise<void> | undefined {
   let started = now();
   let still = 0;
-  return async (signal) => {
+  return () => {
     const time = now();
-    if (time - started <= ms && (time !== started || ++still < PAUSES_ON_A_STILL_CLOCK)) return;
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    signal?.throwIfAborted();
-    started = now();
-    still = 0;
+    if (time - started <= ms && (time !== started || ++still < PAUSES_ON_A_STILL_CLOCK)) return undefined;
+    return new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => {
+      started = now();
+      still = 0;
+    });
   };
 }

@@ -20,6 +20,7 @@ import type { Dispatcher } from "./_dispatch.ts";
 import { MAX_TIMEOUT_MS, NO_OPTIONS } from "./_call_options.ts";
 import { CALL, RESUMED, type Watch, type WatchPlace } from "./_watch.ts";
 import { describeThrown, messageOfThrown } from "../common/_describe_thrown.ts";
+import { yields } from "../common/_slices.ts";
 
 /** The most calls of a wave that run at once, unless the options say otherwise. */
 const DEFAULT_MAX_CONCURRENCY = 16;
@@ -239,9 +240,16 @@ async function runJobs(jobs: readonly Job[], options: BatchOptions): Promise<Bat
     deadline: batchTimeoutMs === undefined ? undefined : performance.now() + batchTimeoutMs,
   };
   const results: BatchCallResult[] = new Array(jobs.length);
+  // A call's admission reads its arguments in one stretch, bounded by the set's limits; a turn of many such calls
+  // starts each after a turn of the event loop once a slice has run its time (64 calls of 240 KB held it 0.4 s).
+  const due = yields();
+  const start = (position: number) => {
+    const turn = due();
+    return turn === undefined ? drive(run, jobs[position]) : turn.then(() => drive(run, jobs[position]));
+  };
   try {
     for (const wave of wavesOf(jobs.map((_, position) => position), (position) => runsAlone(jobs[position]))) {
-      const ends = await pooled(wave, maxConcurrency, (position) => drive(run, jobs[position]));
+      const ends = await pooled(wave, maxConcurrency, start);
       for (const [i, position] of wave.entries()) results[position] = ends[i];
     }
   } finally {
@@ -352,17 +360,18 @@ function asPlanned(
     )));
 }
 
-function resultOf(
+async function resultOf(
   dispatcher: Dispatcher | undefined,
   results: readonly BatchCallResult[],
   subject: string | undefined,
-): BatchResult | Promise<BatchResult> {
+): Promise<BatchResult> {
   if (!results.some((entry) => entry.terminal.type === "suspended")) return { results };
-  const record = batchRecordOf(results);
-  const sealed = dispatcher?.sealBatch(record, subject) ?? record;
-  return sealed instanceof Promise
-    ? sealed.then((made) => ({ results, record: made }), (error: unknown) => unrecorded(results, error))
-    : { results, record: sealed };
+  const record = await batchRecordOf(results);
+  try {
+    return { results, record: await (dispatcher?.sealBatch(record, subject) ?? record) };
+  } catch (error) {
+    return unrecorded(results, error);
+  }
 }
 
 /**

@@ -22,7 +22,7 @@ import { OUTPUT_AS_TEXT, outputAsText } from "../contract/_output_text.ts";
 import { CallControl, STOPPED } from "./_call_control.ts";
 import { readCallOptions } from "./_call_options.ts";
 import { toolFailure } from "../contract/failure.ts";
-import { type NonceStore, nonceStoreOf, RecordSeal, type SealOptions, type SealStamp } from "../seal/seal.ts";
+import { type NonceStore, nonceStoreOf, RecordSeal, sealHeld, type SealOptions, type SealStamp } from "../seal/seal.ts";
 import { EventQueue } from "./_event_queue.ts";
 import { type DirectRun, directRunOf } from "../define/_direct.ts";
 import {
@@ -461,7 +461,7 @@ export class Dispatcher {
 
   /** A batch record as the set keeps records: sealed as a whole when it has a seal, plain otherwise. */
   sealBatch<T extends object>(record: T, subject: string | undefined): T | Promise<T> {
-    return this.#seal ? this.#seal.sealer.seal(record, subject) : record;
+    return this.#seal ? sealHeld(this.#seal.sealer, record, subject) : record;
   }
 
   /**
@@ -495,7 +495,7 @@ export class Dispatcher {
   /** The terminal of a parked call: its record, sealed when the set has a seal. */
   #parked(record: SuspendedCall, subject: string | undefined): TerminalEvent | Promise<TerminalEvent> {
     if (!this.#seal) return { type: "suspended", suspended: record };
-    return this.#seal.sealer.seal(record, subject).then(
+    return sealHeld(this.#seal.sealer, record, subject).then(
       (sealed): TerminalEvent => ({ type: "suspended", suspended: sealed }),
       (error: unknown) =>
         failed(toolFailure("contract", `Cannot park the call as sealing its record failed: ${describeThrown(error)}`)),

@@ -54,6 +54,15 @@ export async function sealRecord<T extends object>(
   return copy as Sealed<T>;
 }
 
+/** Reads a record only its caller holds in paced steps, then puts its MAC on it as {@linkcode sealRecord} does. */
+export async function sealHeldRecord<T extends object>(
+  settings: SealSettings,
+  stamp: Omit<SealStamp, "mac">,
+  record: T,
+): Promise<Sealed<T>> {
+  return await sealRecord<T>(settings, stamp, await canonicalReadPaced(record, slices(), { seal: stamp }));
+}
+
 /**
  * Checks a record read back from storage, for the subject `RecordSeal.verify` has checked (see there). Anyone may
  * have written it, as long as the bounds allow: its stamp is read first, alone, and then the record is read once, in

@@ -244,6 +244,7 @@ export class RecordSeal {
       throw new TypeError(`Cannot seal records as options.now must be a function: current value is ${showValue(now)}`);
     }
     this.#settings = { signing, keys: byId, ttlMs, nonces: nonceStoreOf(nonces, now), now };
+    SETTINGS.set(this, this.#settings);
   }
 
   /**
@@ -278,28 +279,9 @@ export class RecordSeal {
    * ```
    */
   async seal<T extends object>(record: T, subject?: string): Promise<Sealed<T>> {
-    if (!isRecord(record)) {
-      throw new TypeError(
-        `Cannot seal records as a record must be a plain object: current value is ${showValue(record)}`,
-      );
-    }
-    if (Object.hasOwn(record, "seal")) {
-      throw new TypeError(
-        "Cannot seal records as the record already has a seal field: current value is a sealed record",
-      );
-    }
-    checkSubject(subject, "subject");
     // Stamped and read now, in one stretch, whether the sealing part has loaded or not: what is sealed (or refused) is
     // the record as it was at the call, whatever the caller changes while the part loads. Only the MAC waits for it.
-    const iat = Math.floor(clock(this.#settings));
-    const stamp: Omit<SealStamp, "mac"> = {
-      v: 1,
-      kid: this.#settings.signing.id,
-      nonce: encodeBase64url(crypto.getRandomValues(new Uint8Array(NONCE_BYTES))),
-      iat,
-      exp: iat + this.#settings.ttlMs,
-      ...(subject === undefined ? {} : { sub: subject }),
-    };
+    const stamp = stampFor(this.#settings, record, subject);
     const read = canonicalRead(record, CANONICAL_LIMITS, { seal: stamp });
     return await SEALING.use((sealing) => sealing.sealRecord<T>(this.#settings, stamp, read));
   }
@@ -348,6 +330,52 @@ export class RecordSeal {
     checkSubject(subject, "expected.subject");
     return await SEALING.use((sealing) => sealing.verifyRecord(this.#settings, record, subject));
   }
+}
+
+/** Each seal's settings, for {@linkcode sealHeld}, which needs no public door to them. */
+const SETTINGS = new WeakMap<RecordSeal, SealSettings>();
+
+/**
+ * Seals a record that only its caller holds (one a tool set built of its own copies), as
+ * {@linkcode RecordSeal.seal} does, but reads it in steps that yield to the event loop, once the sealing part has
+ * loaded, rather than in one stretch at the call: a turn's record holds every argument the model sent in it, and 64
+ * parked calls of 120,000 numbers each held the host 1.1 s read at once.
+ *
+ * @param seal The seal.
+ * @param record A plain JSON object with no `seal` field, that nothing changes until this settles.
+ * @param subject Whom the record is for.
+ * @returns The copy with its stamp.
+ * @throws {TypeError} As {@linkcode RecordSeal.seal} throws, the record's own problems in the promise.
+ * @throws {RangeError} As {@linkcode RecordSeal.seal} throws, in the promise.
+ */
+export async function sealHeld<T extends object>(seal: RecordSeal, record: T, subject?: string): Promise<Sealed<T>> {
+  const settings = SETTINGS.get(seal)!;
+  const stamp = stampFor(settings, record, subject);
+  return await SEALING.use((sealing) => sealing.sealHeldRecord<T>(settings, stamp, record));
+}
+
+/** The stamp a record to seal gets, less its MAC, once the record and the subject are checked. */
+function stampFor(settings: SealSettings, record: unknown, subject: unknown): Omit<SealStamp, "mac"> {
+  if (!isRecord(record)) {
+    throw new TypeError(
+      `Cannot seal records as a record must be a plain object: current value is ${showValue(record)}`,
+    );
+  }
+  if (Object.hasOwn(record, "seal")) {
+    throw new TypeError(
+      "Cannot seal records as the record already has a seal field: current value is a sealed record",
+    );
+  }
+  checkSubject(subject, "subject");
+  const iat = Math.floor(clock(settings));
+  return {
+    v: 1,
+    kid: settings.signing.id,
+    nonce: encodeBase64url(crypto.getRandomValues(new Uint8Array(NONCE_BYTES))),
+    iat,
+    exp: iat + settings.ttlMs,
+    ...(subject === undefined ? {} : { sub: subject }),
+  };
 }
 
 function checkSubject(subject: unknown, name: string): asserts subject is string | undefined {

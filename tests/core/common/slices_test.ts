@@ -3,7 +3,7 @@
 // yield every few pauses all the same.
 
 import assert from "node:assert/strict";
-import { slices } from "../../../src/core/common/_slices.ts";
+import { slices, yields } from "../../../src/core/common/_slices.ts";
 
 /** How many of `count` pauses let a timer set before them run. */
 async function yieldsOf(pause: () => Promise<void>, count: number): Promise<number> {
@@ -41,4 +41,19 @@ Deno.test("slices() throws the signal's reason after a yield once aborted", asyn
   controller.abort(new Error("stopped"));
   for (let i = 0; i < 15; i++) await pause(controller.signal);
   await assert.rejects(() => pause(controller.signal), { message: "stopped" });
+});
+
+Deno.test("yields() costs no promise until a yield is due, then one turn that starts the next slice", async () => {
+  let time = 0;
+  const due = yields(10, () => time);
+  assert.equal(due(), undefined);
+  time = 11;
+  let fired = false;
+  const timer = setTimeout(() => fired = true, 0);
+  const turn = due();
+  assert.ok(turn instanceof Promise);
+  await turn;
+  clearTimeout(timer);
+  assert.ok(fired, "the turn let a timer set before it run");
+  assert.equal(due(), undefined, "a new slice starts after the turn");
 });
