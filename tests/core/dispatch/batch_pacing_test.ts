@@ -35,3 +35,35 @@ for (const sealed of [false, true]) {
     assert.deepEqual(new Set(resumed.results.map((entry) => entry.terminal.type)), new Set(["output"]));
   });
 }
+
+Deno.test("a turn of 100,000 calls is read in with turns of the event loop between, before its first call runs", async () => {
+  // Timer turns that ran before the first call did: read in one stretch, the calls let one run, once they were all
+  // read (about 0.1 s, or 0.3 s at first).
+  let turns = 0;
+  let turnsFirst: number | undefined;
+  const tools = new ToolSet().register(defineJsonTool({
+    name: "note",
+    description: "Notes how many timer turns ran before it.",
+    effects: ["fs.write"],
+    inputSchema: { type: "object" },
+    run: () => {
+      turnsFirst ??= turns;
+      return {};
+    },
+  }));
+  // Each a write, so each its own wave.
+  const many = Array.from({ length: 100_000 }, (_, i) => ({ id: `w${i}`, name: "note", arguments: "{}" }));
+  await runBatch(tools, []); // The batch runner loads apart: loaded, a turn starts at once.
+  let ticking = true;
+  const tick = () => {
+    turns++;
+    if (ticking) setTimeout(tick, 0);
+  };
+  setTimeout(tick, 0);
+  const result = await runBatch(tools, many);
+  ticking = false;
+  assert.equal(result.results.length, 100_000);
+  assert.ok(result.results.every((entry, i) => entry.callId === `w${i}` && entry.terminal.type === "output"));
+  console.log(`${turnsFirst} timer turns before the first call`);
+  assert.ok(turnsFirst !== undefined && turnsFirst >= 2, `${turnsFirst} turns`);
+});
