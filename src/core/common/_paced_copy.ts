@@ -15,23 +15,28 @@ function emptyLike(value: object): Container {
 
 /**
  * Copies plain data (what JSON carries, and `undefined`), an array or object and what it holds at a time, pausing
- * every few thousand values. Nothing else may change the value until the copy settles.
+ * every few thousand values. As `structuredClone` does, an object met twice is copied once, so a cycle ends and
+ * sharing is kept. Nothing else may change the value until the copy settles.
  *
- * @param value Plain data: no cycle, no class instance.
+ * @param value Plain data: arrays and objects whose own enumerable properties are what counts.
  * @param pause What runs between steps; it yields to the event loop when a slice of work has run its time.
  * @returns The copy.
  */
 export async function copyPaced<T>(value: T, pause: () => Promise<void>): Promise<T> {
   if (typeof value !== "object" || value === null) return value;
-  const copy = emptyLike(value);
-  const pending: [Container, Container][] = [[value as Container, copy]];
+  const copies = new Map<object, Container>();
+  const pending: [Container, Container][] = [];
   let steps = 0;
   const take = (item: unknown): unknown => {
     if (typeof item !== "object" || item === null) return item;
-    const inner = emptyLike(item);
-    pending.push([item as Container, inner]);
+    let inner = copies.get(item);
+    if (inner === undefined) {
+      copies.set(item, inner = emptyLike(item));
+      pending.push([item as Container, inner]);
+    }
     return inner;
   };
+  const copy = take(value);
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const [source, target] = next;
     if (Array.isArray(source)) {

@@ -5,7 +5,7 @@
 // default limits) held the host 1.1 s, with or without a seal.
 
 import assert from "node:assert/strict";
-import { defineJsonTool, resumeBatch, runBatch, ToolSet } from "../../../mod.ts";
+import { defineJsonTool, result, resumeBatch, runBatch, ToolSet } from "../../../mod.ts";
 import { gapBound, largestGap } from "../../fixtures/event_loop.ts";
 
 const write = defineJsonTool({
@@ -66,4 +66,28 @@ Deno.test("a turn of 100,000 calls is read in with turns of the event loop betwe
   assert.ok(result.results.every((entry, i) => entry.callId === `w${i}` && entry.terminal.type === "output"));
   console.log(`${turnsFirst} timer turns before the first call`);
   assert.ok(turnsFirst !== undefined && turnsFirst >= 2, `${turnsFirst} turns`);
+});
+
+Deno.test("a turn's record copies what its results share once, and a result's cyclic usage ends the copy", async () => {
+  const usage: Record<string, unknown> = { tokens: 3 };
+  usage.self = usage;
+  const counted = defineJsonTool({
+    name: "counted",
+    description: "Reports its usage.",
+    effects: ["fs.read"],
+    inputSchema: { type: "object" },
+    run: () => result({ output: { ok: true }, usage: usage as Record<string, number> }),
+  });
+  const tools = new ToolSet({ approve: (descriptor) => descriptor.name === "write" ? "suspend" : true })
+    .register(write, counted);
+  const turn = await runBatch(tools, [
+    { id: "r", name: "counted", arguments: "{}" },
+    { id: "w", name: "write", arguments: "{}" },
+  ]);
+  const recorded = turn.record?.calls[0].terminal;
+  assert.equal(recorded?.type, "output");
+  const copied = recorded?.type === "output" ? recorded.result.usage as Record<string, unknown> : undefined;
+  assert.equal(copied?.tokens, 3);
+  assert.equal(copied?.self, copied);
+  assert.notEqual(copied, usage);
 });
