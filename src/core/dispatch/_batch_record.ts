@@ -7,8 +7,6 @@ import type { TerminalEvent } from "../contract/events.ts";
 import { isRecord } from "../common/_is_record.ts";
 import { showValue } from "../common/_show_value.ts";
 import type { BatchEntry, BatchRecord } from "../contract/batch_record.ts";
-import { copyPaced } from "../common/_paced_copy.ts";
-import { slices } from "../common/_slices.ts";
 
 /** A terminal as JSON: an output keeps what the model sees and the structured output, not host-only details. */
 function plainTerminal(terminal: TerminalEvent): TerminalEvent {
@@ -21,12 +19,15 @@ function plainTerminal(terminal: TerminalEvent): TerminalEvent {
 }
 
 /**
- * Builds the record of a batch from its results: a copy, made in paced steps (it holds every argument of the turn),
- * so that nothing the host holds is shared with it.
+ * Builds the record of a batch from its results. It shares their values: whoever keeps it reads it into a copy first
+ * (sealing does), so that nothing the host holds is shared with what is kept.
  */
-export async function batchRecordOf(results: readonly BatchEntry[]): Promise<BatchRecord> {
-  const calls = results.map(({ callId, tool, terminal }) => ({ callId, tool, terminal: plainTerminal(terminal) }));
-  return { v: 1, type: "batch", calls: await copyPaced(calls, slices()) };
+export function batchRecordOf(results: readonly BatchEntry[]): BatchRecord {
+  return {
+    v: 1,
+    type: "batch",
+    calls: results.map(({ callId, tool, terminal }) => ({ callId, tool, terminal: plainTerminal(terminal) })),
+  };
 }
 
 /** What is wrong with one entry of a record, if anything. */

@@ -20,7 +20,8 @@ import type { Dispatcher } from "./_dispatch.ts";
 import { MAX_TIMEOUT_MS, NO_OPTIONS } from "./_call_options.ts";
 import { CALL, RESUMED, type Watch, type WatchPlace } from "./_watch.ts";
 import { describeThrown, messageOfThrown } from "../common/_describe_thrown.ts";
-import { yields } from "../common/_slices.ts";
+import { slices, yields } from "../common/_slices.ts";
+import { copyPaced } from "../common/_paced_copy.ts";
 
 /** The most calls of a wave that run at once, unless the options say otherwise. */
 const DEFAULT_MAX_CONCURRENCY = 16;
@@ -369,9 +370,13 @@ async function resultOf(
   subject: string | undefined,
 ): Promise<BatchResult> {
   if (!results.some((entry) => entry.terminal.type === "suspended")) return { results };
-  const record = await batchRecordOf(results);
+  const record = batchRecordOf(results);
+  // Sealing reads the record into a copy of its own; a set with no seal keeps a copy made here. Either is made in
+  // paced steps, as the record holds every argument of the turn.
+  const sealing = dispatcher?.sealBatch(record, subject);
+  if (sealing === undefined) return { results, record: await copyPaced(record, slices()) };
   try {
-    return { results, record: await (dispatcher?.sealBatch(record, subject) ?? record) };
+    return { results, record: await sealing };
   } catch (error) {
     return unrecorded(results, error);
   }

@@ -459,9 +459,9 @@ export class Dispatcher {
       : new Watch(this.#observer, this.#entries, source, place, this.#limits);
   }
 
-  /** A batch record as the set keeps records: sealed as a whole when it has a seal, plain otherwise. */
-  sealBatch<T extends object>(record: T, subject: string | undefined): T | Promise<T> {
-    return this.#seal ? sealHeld(this.#seal.sealer, record, subject) : record;
+  /** A batch record sealed as a whole, read into a copy as it is sealed; `undefined` when the set has no seal. */
+  sealBatch<T extends object>(record: T, subject: string | undefined): Promise<T> | undefined {
+    return this.#seal ? sealHeld(this.#seal.sealer, record, subject) : undefined;
   }
 
   /**

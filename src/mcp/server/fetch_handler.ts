@@ -25,6 +25,7 @@ import {
   reasonOf,
 } from "../_paced_json.ts";
 import { slices } from "../../core/common/_slices.ts";
+import { MAX_TIMEOUT_MS } from "../../core/dispatch/_call_options.ts";
 import { CallGate } from "./_call_gate.ts";
 import { noParking, sealedParking } from "./_parking.ts";
 import { requestStateCodec } from "./_request_state.ts";
@@ -128,8 +129,6 @@ export interface McpFetchHandler {
 export const DEFAULT_MAX_BODY_BYTES: number = 1024 * 1024;
 /** Default bound on the time a request body takes to arrive, in ms. */
 const DEFAULT_BODY_TIMEOUT_MS = 30_000;
-/** The longest delay a timer takes. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Default bound on open 2025-era sessions. */
 export const DEFAULT_MAX_SESSIONS = 256;
 /** Default idle time after which a 2025-era session is closed: 10 minutes. */
@@ -252,7 +251,7 @@ export function createMcpFetchHandler(
     options.bodyTimeoutMs,
     "options.bodyTimeoutMs",
     DEFAULT_BODY_TIMEOUT_MS,
-    MAX_TIMER_MS,
+    MAX_TIMEOUT_MS,
   );
   const allowedHosts = checkNames(options.allowedHosts, "options.allowedHosts") ??
     (options.allowedHosts === undefined ? localhostAllowedHostnames() : undefined);
